@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# stria: user-facing targets. No kbuild syntax here; the module's build
+# rules are in Kbuild and drivers/stria/Kbuild.
+#
+#   make            build stria.ko (against KDIR) and the tools
+#   make deps       install what the build and the tests need (idempotent)
+#   make lint       W=1, sparse (C=2), checkpatch, kernel-doc, mypy
+#   make unit       user-space unit tests (C and Python)
+#   make vm         the VM suite on Debian's kernel (TESTS=... to filter)
+#   make vm-debug   KUnit + the VM suite on the debug kernel
+#   make check      deps, lint, unit, vm, vm-debug; prints "N passed, N failed"
+#   make demo       boot the VM with emulated NVMe drives and show them
+#   make install    module, tools, udev rules, man pages (DESTDIR supported)
+
+# The kernel to build against: the running kernel's headers, else the newest
+# installed Debian headers (the host here runs a kernel without headers).
+KVER ?= $(shell uname -r)
+KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
+		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
+KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+
+PYTHON ?= /usr/bin/python3
+BUILD := $(CURDIR)/build
+KBUILD_OUT = $(BUILD)/$(KRELEASE)
+PROBE_DIR = $(KBUILD_OUT)/probes
+
+PREFIX ?= /usr
+SBINDIR ?= /usr/sbin
+MANDIR ?= $(PREFIX)/share/man
+UDEVDIR ?= /usr/lib/udev/rules.d
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
+DESTDIR ?=
+
+export PYTHON
+
+.PHONY: all module tools probe lint unit vm vm-debug check demo deps install \
+	clean help debug-kernel
+
+all: module tools
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+check-kdir:
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || { \
+		echo "No kernel build tree found: run 'make deps' or set KDIR=" >&2; exit 1; }
+
+$(PROBE_DIR)/compat_probes.h: scripts/probe-kernel $(wildcard drivers/stria/probes/*.c) | check-kdir
+	scripts/probe-kernel $(KDIR) $(PROBE_DIR)
+
+probe: $(PROBE_DIR)/compat_probes.h
+
+# W=1 is the default: the module must build without warnings.
+module: probe
+	$(MAKE) -C $(KDIR) M=$(CURDIR) STRIA_PROBE_DIR=$(PROBE_DIR) W=1 modules
+	mkdir -p $(KBUILD_OUT)
+	cp drivers/stria/*.ko $(KBUILD_OUT)/
+
+tools:
+	$(MAKE) -C tools/striactl
+
+deps:
+	scripts/deps
+
+lint: probe
+	scripts/lint $(KDIR) $(PROBE_DIR)
+
+unit: tools
+	selftests/unit/run
+
+vm: all
+	selftests/run --kernel stock
+
+debug-kernel:
+	selftests/kernel/build-debug-kernel
+
+vm-debug:
+	selftests/run --kernel debug
+
+# Each tier writes its TAP results under build/results/; the summary adds
+# them up and prints the closing "N passed, N failed" line.
+check: deps
+	rm -rf $(BUILD)/results
+	-$(MAKE) lint
+	-$(MAKE) unit
+	-$(MAKE) vm
+	-$(MAKE) vm-debug
+	selftests/summary $(BUILD)/results
+
+demo: deps all
+	selftests/demo
+
+install: all
+	install -d $(DESTDIR)/lib/modules/$(KRELEASE)/updates/dkms
+	install -m 644 drivers/stria/stria.ko $(DESTDIR)/lib/modules/$(KRELEASE)/updates/dkms/
+	$(MAKE) -C tools/striactl install DESTDIR=$(DESTDIR) SBINDIR=$(SBINDIR) MANDIR=$(MANDIR)
+	install -d $(DESTDIR)$(UDEVDIR)
+	install -m 644 udev/*.rules $(DESTDIR)$(UDEVDIR)/
+	install -d $(DESTDIR)$(PYTHONDIR)
+	cp -r tools/python/stria $(DESTDIR)$(PYTHONDIR)/
+	find $(DESTDIR)$(PYTHONDIR)/stria -name __pycache__ -prune -exec rm -rf {} +
+	install -d $(DESTDIR)$(PREFIX)/bin
+	for t in stria-tune stria-bench; do \
+		install -m 755 tools/python/bin/$$t $(DESTDIR)$(PREFIX)/bin/; done
+	-[ -z "$(DESTDIR)" ] && depmod -a $(KRELEASE)
+
+clean:
+	-[ -n "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tools/striactl clean
+	rm -rf $(BUILD)

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * striactl output printers: normal, JSON and export (see output.h).
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "output.h"
+
+int out_parse_format(const char *s, enum out_format *fmt)
+{
+	if (!strcmp(s, "normal") || !strcmp(s, "text"))
+		*fmt = OUT_NORMAL;
+	else if (!strcmp(s, "json"))
+		*fmt = OUT_JSON;
+	else if (!strcmp(s, "export"))
+		*fmt = OUT_EXPORT;
+	else
+		return -1;
+	return 0;
+}
+
+void out_init(struct out *o, FILE *f, enum out_format fmt)
+{
+	memset(o, 0, sizeof(*o));
+	o->f = f;
+	o->fmt = fmt;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void indent(struct out *o, int extra)
+{
+	int i;
+
+	for (i = 0; i < o->depth + extra; i++)
+		fputs("  ", o->f);
+}
+
+/* JSON: separator, newline and key before the next item at this depth. */
+static void json_item(struct out *o, const char *key)
+{
+	if (o->count[o->depth]++)
+		fputc(',', o->f);
+	fputc('\n', o->f);
+	indent(o, 1);
+	if (key && !o->is_array[o->depth]) {
+		json_string(o->f, key);
+		fputs(": ", o->f);
+	}
+}
+
+/* export: STRIA_<path...>_<KEY>=, upper case, non-alphanumerics as '_'. */
+static void export_key(struct out *o, const char *key)
+{
+	const char *p;
+	int i;
+
+	fputs("STRIA", o->f);
+	for (i = 1; i <= o->depth; i++) {
+		fputc('_', o->f);
+		for (p = o->path[i]; *p; p++)
+			fputc(isalnum((unsigned char)*p) ?
+			      toupper((unsigned char)*p) : '_', o->f);
+	}
+	fputc('_', o->f);
+	for (p = key; *p; p++)
+		fputc(isalnum((unsigned char)*p) ? toupper((unsigned char)*p) :
+		      '_', o->f);
+	fputc('=', o->f);
+}
+
+/* Shell-safe value for export: quote when anything unusual is in it. */
+static void export_value(FILE *f, const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("-_./:+,@", *p))
+			break;
+	if (!*p && *s) {
+		fputs(s, f);
+	} else {
+		fputc('\'', f);
+		for (p = s; *p; p++) {
+			if (*p == '\'')
+				fputs("'\\''", f);
+			else
+				fputc(*p, f);
+		}
+		fputc('\'', f);
+	}
+	fputc('\n', f);
+}
+
+void out_begin(struct out *o)
+{
+	o->depth = 0;
+	o->count[0] = 0;
+	o->is_array[0] = 0;
+	if (o->fmt == OUT_JSON)
+		fputc('{', o->f);
+}
+
+void out_end(struct out *o)
+{
+	if (o->fmt == OUT_JSON)
+		fputs("\n}\n", o->f);
+	fflush(o->f);
+}
+
+static void open_container(struct out *o, const char *key, int array)
+{
+	char idx[16];
+
+	if (o->depth + 1 >= OUT_MAX_DEPTH)
+		return;
+	if (!key) {
+		snprintf(idx, sizeof(idx), "%d", o->count[o->depth]);
+		key = idx;
+	}
+	switch (o->fmt) {
+	case OUT_JSON:
+		json_item(o, key);
+		fputc(array ? '[' : '{', o->f);
+		break;
+	case OUT_NORMAL:
+		indent(o, 0);
+		if (o->is_array[o->depth])
+			fprintf(o->f, "[%s]\n", key);
+		else
+			fprintf(o->f, "%s:\n", key);
+		o->count[o->depth]++;
+		break;
+	case OUT_EXPORT:
+		o->count[o->depth]++;
+		break;
+	}
+	o->depth++;
+	o->count[o->depth] = 0;
+	o->is_array[o->depth] = array;
+	snprintf(o->path[o->depth], sizeof(o->path[0]), "%s", key);
+}
+
+static void close_container(struct out *o, int array)
+{
+	if (o->depth == 0)
+		return;
+	if (o->fmt == OUT_JSON) {
+		if (o->count[o->depth]) {
+			fputc('\n', o->f);
+			indent(o, 0);
+		}
+		fputc(array ? ']' : '}', o->f);
+	}
+	o->depth--;
+}
+
+void out_obj_begin(struct out *o, const char *key)
+{
+	open_container(o, key, 0);
+}
+
+void out_obj_end(struct out *o)
+{
+	close_container(o, 0);
+}
+
+void out_arr_begin(struct out *o, const char *key)
+{
+	open_container(o, key, 1);
+}
+
+void out_arr_end(struct out *o)
+{
+	close_container(o, 1);
+}
+
+static void out_raw(struct out *o, const char *key, const char *val, int quote)
+{
+	char idx[16];
+
+	if (!key || o->is_array[o->depth]) {
+		snprintf(idx, sizeof(idx), "%d", o->count[o->depth]);
+		key = idx;
+	}
+	switch (o->fmt) {
+	case OUT_JSON:
+		json_item(o, key);
+		if (quote)
+			json_string(o->f, val);
+		else
+			fputs(val, o->f);
+		break;
+	case OUT_NORMAL:
+		indent(o, 0);
+		fprintf(o->f, "%s: %s\n", key, val);
+		o->count[o->depth]++;
+		break;
+	case OUT_EXPORT:
+		export_key(o, key);
+		export_value(o->f, val);
+		o->count[o->depth]++;
+		break;
+	}
+}
+
+void out_str(struct out *o, const char *key, const char *val)
+{
+	out_raw(o, key, val ? val : "", 1);
+}
+
+void out_u64(struct out *o, const char *key, uint64_t val)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, val);
+	out_raw(o, key, buf, 0);
+}
+
+void out_s64(struct out *o, const char *key, int64_t val)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, val);
+	out_raw(o, key, buf, 0);
+}
+
+void out_bool(struct out *o, const char *key, int val)
+{
+	out_raw(o, key, val ? "true" : "false", 0);
+}

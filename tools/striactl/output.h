@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * striactl output: one set of calls, three printers. A display command
+ * describes its result as nested objects, arrays and key/value pairs; the
+ * chosen format renders it:
+ *   normal  "key: value" lines, indented by nesting, for people;
+ *   json    one JSON document;
+ *   export  KEY=value lines (STRIA_ prefix, nested names joined by '_'),
+ *           for udev IMPORT{program} and shell eval.
+ */
+#ifndef STRIACTL_OUTPUT_H
+#define STRIACTL_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum out_format { OUT_NORMAL, OUT_JSON, OUT_EXPORT };
+
+#define OUT_MAX_DEPTH 8
+
+struct out {
+	FILE *f;
+	enum out_format fmt;
+	int depth;
+	int count[OUT_MAX_DEPTH];	/* items printed at each depth */
+	int is_array[OUT_MAX_DEPTH];
+	char path[OUT_MAX_DEPTH][48];	/* export: name at each depth */
+};
+
+int out_parse_format(const char *s, enum out_format *fmt);
+void out_init(struct out *o, FILE *f, enum out_format fmt);
+void out_begin(struct out *o);	/* root object */
+void out_end(struct out *o);
+void out_obj_begin(struct out *o, const char *key);	/* key NULL in arrays */
+void out_obj_end(struct out *o);
+void out_arr_begin(struct out *o, const char *key);
+void out_arr_end(struct out *o);
+void out_str(struct out *o, const char *key, const char *val);
+void out_u64(struct out *o, const char *key, uint64_t val);
+void out_s64(struct out *o, const char *key, int64_t val);
+void out_bool(struct out *o, const char *key, int val);
+
+#endif

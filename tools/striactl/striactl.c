@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * striactl: create, assemble, stop and inspect stria arrays.
+ *
+ * One command table (below) drives dispatch, usage and --help. Display
+ * commands take -o normal|json and --export and describe their output
+ * through output.h. Exit codes are the EXIT_* values in striactl.h. The
+ * tool never prompts unless stdin is a terminal, and never when --yes or
+ * --force is given.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/stria.h>
+
+#include "striactl.h"
+
+#define STRIACTL_VERSION "0.1.0"
+
+static const struct command commands[];
+
+void err_msg(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", c->prog);
+	if (c->cmd)
+		fprintf(stderr, "%s: ", c->cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int usage_error(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", c->prog);
+	if (c->cmd)
+		fprintf(stderr, "%s: ", c->cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (c->cmd)
+		fprintf(stderr, "usage: %s %s %s\nTry '%s %s --help'.\n",
+			c->prog, c->cmd->name, c->cmd->usage, c->prog,
+			c->cmd->name);
+	else
+		fprintf(stderr, "Try '%s --help'.\n", c->prog);
+	return EXIT_USAGE;
+}
+
+void print_cmd_help(const struct command *cmd, FILE *f)
+{
+	fprintf(f, "usage: striactl %s %s\n\n%s\n", cmd->name, cmd->usage,
+		cmd->help);
+	if (cmd->display)
+		fputs("\n  -o, --output FORMAT  normal (default) or json\n"
+		      "      --export         KEY=value lines for udev and shells\n",
+		      f);
+	fputs("  -h, --help           this help\n", f);
+}
+
+/*
+ * Handle an option every command shares. Returns 0 when handled, or an
+ * EXIT_* code to exit with (help printed, or a usage error).
+ */
+int common_opt(struct ctx *c, int opt)
+{
+	switch (opt) {
+	case 'o':
+		if (!c->cmd->display)
+			return usage_error(c, "this command has no output format");
+		if (out_parse_format(optarg, &c->fmt))
+			return usage_error(c, "unknown output format '%s' (normal, json)",
+					   optarg);
+		return 0;
+	case 'E':
+		if (!c->cmd->display)
+			return usage_error(c, "this command has no output format");
+		c->fmt = OUT_EXPORT;
+		return 0;
+	case 'h':
+		print_cmd_help(c->cmd, stdout);
+		return -1;
+	default:
+		return usage_error(c, "unknown option");
+	}
+}
+
+int open_control(struct ctx *c)
+{
+	int fd = open("/dev/" STRIA_CONTROL_NAME, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == ENOENT)
+			err_msg(c, "/dev/%s not found: is the stria module loaded? (modprobe stria)",
+				STRIA_CONTROL_NAME);
+		else
+			err_msg(c, "cannot open /dev/%s: %s%s", STRIA_CONTROL_NAME,
+				strerror(errno),
+				errno == EACCES || errno == EPERM ?
+				" (stria needs root)" : "");
+		return -(errno == ENOENT ? EXIT_NOMODULE : EXIT_FAIL);
+	}
+	return fd;
+}
+
+/* Parse only the common options; for commands without their own. */
+static int parse_common_only(struct ctx *c, int argc, char **argv)
+{
+	static const struct option longopts[] = { COMMON_LONGOPTS, { 0 } };
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, COMMON_SHORTOPTS, longopts,
+				  NULL)) != -1) {
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int cmd_version(struct ctx *c, int argc, char **argv)
+{
+	struct stria_ioc_info info;
+	struct out *o = &c->out;
+	int fd, ret;
+
+	ret = parse_common_only(c, argc, argv);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (optind != argc)
+		return usage_error(c, "unexpected argument '%s'", argv[optind]);
+
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	fd = open_control(c);
+	if (fd >= 0) {
+		ret = ioctl(fd, STRIA_IOC_INFO, &info);
+		close(fd);
+		if (ret) {
+			err_msg(c, "STRIA_IOC_INFO failed: %s", strerror(errno));
+			return EXIT_FAIL;
+		}
+	}
+
+	out_init(o, stdout, c->fmt);
+	out_begin(o);
+	out_str(o, "striactl_version", STRIACTL_VERSION);
+	out_u64(o, "abi_info_size", sizeof(info));
+	if (fd >= 0) {
+		info.version[sizeof(info.version) - 1] = '\0';
+		out_str(o, "module_version", info.version);
+		out_u64(o, "features", info.features);
+		out_u64(o, "nr_arrays", info.nr_arrays);
+		out_u64(o, "max_members", info.max_members);
+	}
+	out_end(o);
+	return fd >= 0 ? EXIT_OK : -fd;
+}
+
+static const struct command commands[] = {
+	{ "version", cmd_version, "[-o FORMAT]",
+	  "Show the versions of striactl and of the loaded stria module, and\n"
+	  "the features the module supports (STRIA_IOC_INFO). Exits 4 when the\n"
+	  "module is not loaded, after printing striactl's own version.", 1 },
+	{ "info", cmd_version, "[-o FORMAT]",
+	  "Same as 'version'.", 1 },
+	{ NULL, NULL, NULL, NULL, 0 }
+};
+
+static void print_help(FILE *f)
+{
+	const struct command *cmd;
+
+	fputs("usage: striactl COMMAND [OPTION...] [ARG...]\n\n"
+	      "Manage stria RAID arrays.\n\nCommands:\n", f);
+	for (cmd = commands; cmd->name; cmd++)
+		fprintf(f, "  %-10s %s\n", cmd->name, cmd->usage);
+	fputs("\nRun 'striactl COMMAND --help' for a command's options.\n\n"
+	      "Exit status:\n"
+	      "  0  success\n"
+	      "  1  the operation failed or was refused\n"
+	      "  2  bad command line\n"
+	      "  3  no such array, or no stria superblock on the device\n"
+	      "  4  the stria module is not loaded (/dev/stria-control missing)\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx c = { 0 };
+	const struct command *cmd;
+	const char *slash;
+
+	slash = strrchr(argv[0], '/');
+	c.prog = slash ? slash + 1 : argv[0];
+	c.fmt = OUT_NORMAL;
+
+	if (argc < 2) {
+		print_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		if (argc > 2) {
+			for (cmd = commands; cmd->name; cmd++)
+				if (!strcmp(cmd->name, argv[2])) {
+					print_cmd_help(cmd, stdout);
+					return EXIT_OK;
+				}
+		}
+		print_help(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("striactl %s\n", STRIACTL_VERSION);
+		return EXIT_OK;
+	}
+	for (cmd = commands; cmd->name; cmd++) {
+		if (!strcmp(cmd->name, argv[1])) {
+			c.cmd = cmd;
+			optind = 1;
+			return cmd->fn(&c, argc - 1, argv + 1);
+		}
+	}
+	return usage_error(&c, "unknown command '%s'", argv[1]);
+}

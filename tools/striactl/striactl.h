@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * striactl: declarations shared between its files.
+ */
+#ifndef STRIACTL_H
+#define STRIACTL_H
+
+#include <getopt.h>
+#include <stdint.h>
+
+#include "output.h"
+
+/* Exit codes, documented in striactl.8 and `striactl --help`. */
+enum {
+	EXIT_OK		= 0,	/* success */
+	EXIT_FAIL	= 1,	/* the operation failed or was refused */
+	EXIT_USAGE	= 2,	/* bad command line */
+	EXIT_NOTFOUND	= 3,	/* no such array, or no stria superblock */
+	EXIT_NOMODULE	= 4,	/* /dev/stria-control missing: module not loaded */
+};
+
+/**
+ * struct ctx - state of one striactl run
+ * @prog: argv[0] basename
+ * @cmd: the command being run
+ * @fmt: output format (-o, --export)
+ * @out: the output printer
+ */
+struct ctx {
+	const char *prog;
+	const struct command *cmd;
+	enum out_format fmt;
+	struct out out;
+};
+
+/**
+ * struct command - one entry of the command table
+ * @name: what the user types
+ * @fn: the implementation; returns an EXIT_* code
+ * @usage: synopsis after "striactl NAME"
+ * @help: the paragraph shown by "striactl NAME --help"
+ * @display: takes -o/--export
+ */
+struct command {
+	const char *name;
+	int (*fn)(struct ctx *c, int argc, char **argv);
+	const char *usage;
+	const char *help;
+	int display;
+};
+
+void err_msg(struct ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int usage_error(struct ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int common_opt(struct ctx *c, int opt);
+void print_cmd_help(const struct command *cmd, FILE *f);
+int open_control(struct ctx *c);
+
+/* Options every command takes; append to a command's option table. */
+#define COMMON_LONGOPTS \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "export", no_argument, NULL, 'E' }, \
+	{ "help", no_argument, NULL, 'h' }
+#define COMMON_SHORTOPTS "+o:h"
+
+#endif

@@ -1,0 +1,193 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for stria selftests, sourced before the test file (see
+# selftests/README.md). TAP goes to fd 3; everything else a test prints
+# goes to the console log that is saved when a test fails.
+
+_TAPN_FILE=$STRIA_OUT/.tapcount
+
+_tap() {
+	printf '%s\n' "$*" >&3
+}
+
+_next() {
+	local n=0
+	[ -f "$_TAPN_FILE" ] && n=$(cat "$_TAPN_FILE")
+	n=$((n + 1))
+	echo "$n" >"$_TAPN_FILE"
+	echo "$n"
+}
+
+# diag MSG: a TAP comment (also on the console).
+diag() {
+	echo "# $*"
+	_tap "# $*"
+}
+
+# ok DESC / not_ok DESC: report one result.
+ok() {
+	_tap "ok $(_next) - $*"
+}
+
+not_ok() {
+	_tap "not ok $(_next) - $*"
+	echo "not ok: $*"
+}
+
+# check DESC CMD...: run CMD; ok when it exits 0. Its output becomes
+# diagnostics when it fails.
+check() {
+	local desc=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ok "$desc"
+	else
+		not_ok "$desc (exit $rc)"
+		printf '%s\n' "$out" | tail -n 20 | while IFS= read -r l; do diag "  $l"; done
+	fi
+	return $rc
+}
+
+# expect_fail DESC CMD...: ok when CMD fails.
+expect_fail() {
+	local desc=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		ok "$desc"
+		return 0
+	fi
+	not_ok "$desc (unexpectedly succeeded)"
+	printf '%s\n' "$out" | tail -n 20 | while IFS= read -r l; do diag "  $l"; done
+	return 1
+}
+
+# check_eq DESC EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "  expected: $2"
+		diag "  actual:   $3"
+		return 1
+	fi
+}
+
+# skip_reason MSG: why requires() returns 1.
+skip_reason() {
+	_SKIP_REASON=$*
+	return 1
+}
+
+_have_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null || { skip_reason "command $c not installed"; return 1; }
+	done
+}
+
+_have_module() {
+	local m
+	for m in "$@"; do
+		modinfo "$m" >/dev/null 2>&1 || { skip_reason "module $m not available on $(uname -r)"; return 1; }
+	done
+}
+
+_have_debug_kernel() {
+	[ "$STRIA_KERNEL" = debug ] || { skip_reason "needs the debug kernel"; return 1; }
+}
+
+# stria_load [PARAMS]: load the stria.ko built for the running kernel.
+stria_load() {
+	modprobe -q raid6_pq 2>/dev/null
+	modprobe -q libcrc32c 2>/dev/null
+	modprobe -q xor 2>/dev/null
+	insmod "$STRIA_KMOD_DIR/stria.ko" "$@"
+}
+
+# host_cmd CMD [ARGS]: ask the harness on the host to do something (see
+# selftests/lib/striatest/runner.py) and print its answer.
+_HOST_SEQ=0
+host_cmd() {
+	local i
+	_HOST_SEQ=$((_HOST_SEQ + 1))
+	local ack=$STRIA_OUT/ack.$STRIA_BOOT.$_HOST_SEQ
+	_tap "#@host $STRIA_BOOT.$_HOST_SEQ $*"
+	for ((i = 0; i < 600; i++)); do
+		if [ -f "$ack" ]; then
+			cat "$ack"
+			grep -q '"error"' "$ack" && return 1
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "host_cmd: no answer from the host for: $*" >&2
+	return 1
+}
+
+# host_qmp JSON: run one QMP command on this VM's monitor.
+host_qmp() {
+	host_cmd qmp "$1"
+}
+
+# host_unplug ID: hot-remove device ID (nvme0, nvme1, ...) as if pulled.
+host_unplug() {
+	host_cmd qmp "{\"execute\": \"device_del\", \"arguments\": {\"id\": \"$1\"}}"
+}
+
+# host_kill: power loss. The VM dies at once; the harness boots it again
+# with the same disks and runs test_main with STRIA_BOOT incremented.
+host_kill() {
+	sync_log=$STRIA_OUT/killed.$STRIA_BOOT
+	: >"$sync_log"
+	_tap "#@host $STRIA_BOOT.kill kill"
+	sleep 600
+}
+
+# wait_for COND_CMD [TIMEOUT_S]: poll until COND_CMD succeeds.
+wait_for() {
+	local t=${2:-30} i
+	for ((i = 0; i < t * 10; i++)); do
+		eval "$1" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# nvme_disks: the NVMe namespaces, in controller order.
+nvme_disks() {
+	local d
+	for d in /sys/block/nvme*n1; do
+		[ -e "$d" ] && echo "/dev/${d##*/}"
+	done | sort -V
+}
+
+# nullb_create NAME SIZE_MB: a memory-backed null_blk device through configfs.
+nullb_create() {
+	local d=/sys/kernel/config/nullb/$1
+	modprobe null_blk nr_devices=0 || return 1
+	mkdir "$d" || return 1
+	echo "$2" >"$d/size"
+	echo 1 >"$d/memory_backed"
+	echo 4096 >"$d/blocksize"
+	echo 1 >"$d/power"
+}
+
+# The VM-level setup a test asked for in its header.
+_vm_setup() {
+	local i
+	[ -n "${STRIA_HOST_TEST:-}" ] && return 0
+	for ((i = 0; i < ${VM_NULLB:-0}; i++)); do
+		nullb_create "nullb$i" "${VM_NULLB_SIZE_MB:-256}" || return 1
+	done
+	if [ "${VM_NVME:-0}" -gt 0 ]; then
+		modprobe nvme || return 1
+		wait_for "[ \$(ls -d /sys/block/nvme*n1 2>/dev/null | wc -l) -ge ${VM_NVME} ]" 60 ||
+			{ echo "only $(ls -d /sys/block/nvme*n1 | wc -l) of $VM_NVME NVMe drives appeared"; return 1; }
+	fi
+	return 0
+}

@@ -1,0 +1,1 @@
+"""Host side of stria's VM test harness."""

@@ -1,0 +1,266 @@
+"""Runs test files (one VM per test, or on the host for HOST=1), reads their
+TAP, scans the kernel log, and reports one TAP line per test."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import initramfs, vm
+from .kernels import TOP, Kernel
+from .testfile import TestSpec
+
+# A kernel log line matching this fails the test (the brief's list).
+BAD_KERNEL_LOG = re.compile(
+    r"\bBUG\b|WARNING:|\bOops\b|KASAN|lockdep|possible recursive locking"
+    r"|possible circular locking|inconsistent lock state|suspicious RCU usage"
+    r"|hung task|blocked for more than \d+ seconds|list_(add|del) corruption"
+    r"|general protection fault|Kernel panic|stack-protector|UBSAN")
+# Lines the stock kernel prints on every boot under QEMU TCG that match the
+# pattern but are not faults of the code under test.
+BENIGN_KERNEL_LOG = [
+    re.compile(r"WARNING: Unprivileged eBPF is enabled"),
+]
+
+
+@dataclass
+class Result:
+    """The outcome of one test on one kernel tier."""
+
+    status: str  # "pass", "fail", "skip"
+    reason: str = ""
+    seconds: float = 0.0
+
+
+def bad_kernel_lines(text: str) -> list[str]:
+    """Kernel log lines that fail a test."""
+    bad = []
+    for line in text.splitlines():
+        if BAD_KERNEL_LOG.search(line) and not any(b.search(line) for b in BENIGN_KERNEL_LOG):
+            bad.append(line.strip())
+    return bad
+
+
+def parse_tap(lines: list[str]) -> tuple[int, int, str | None, int | None]:
+    """Return (ok count, not-ok count, skip reason, final rc)."""
+    oks = nots = 0
+    skip = None
+    rc = None
+    for line in lines:
+        if line.startswith("not ok"):
+            nots += 1
+        elif line.startswith("ok"):
+            oks += 1
+        elif line.startswith("1..0 # SKIP"):
+            skip = line[len("1..0 # SKIP"):].strip()
+        elif line.startswith("#@done"):
+            rest = line.split(None, 1)[1] if " " in line else ""
+            rc = 0 if rest == "skip" else int(rest.partition("=")[2] or 1)
+    return oks, nots, skip, rc
+
+
+class TestRun:
+    """One test on one kernel: boots (and reboots) the VM, serves requests."""
+
+    def __init__(self, spec: TestSpec, kernel: Kernel, initrd: Path | None,
+                 workdir: Path, verbose: bool) -> None:
+        self.spec = spec
+        self.kernel = kernel
+        self.initrd = initrd
+        self.workdir = workdir
+        self.verbose = verbose
+        self.tap: list[str] = []
+        self.timed_out = False
+
+    def env(self, boot: int, guest: bool) -> dict[str, str]:
+        out = "/tmp/stria-out" if guest else str(self.workdir / "out")
+        e = {
+            "STRIA_TOP": str(TOP),
+            "STRIA_TEST": str(self.spec.path),
+            "STRIA_BOOT": str(boot),
+            "STRIA_KERNEL": self.kernel.tier,
+            "STRIA_KMOD_DIR": str(self.kernel.kmod_dir),
+            "STRIA_OUT": out,
+            "STRIA_MODULES_HOST_DIR": str(self.kernel.moddir),
+        }
+        return e
+
+    def _write_env(self, boot: int) -> None:
+        with open(self.workdir / "out" / "env", "w") as f:
+            for k, v in self.env(boot, guest=True).items():
+                f.write(f"{k}='{v}'\n")
+
+    def _take_lines(self, path: Path, pos: int) -> tuple[list[str], int]:
+        if not path.exists():
+            return [], pos
+        with open(path, "rb") as f:
+            f.seek(pos)
+            data = f.read()
+        end = data.rfind(b"\n")
+        if end < 0:
+            return [], pos
+        chunk = data[:end + 1].decode(errors="replace")
+        return [ln.rstrip("\r") for ln in chunk.splitlines()], pos + end + 1
+
+    def _log(self, line: str) -> None:
+        if self.verbose:
+            print(f"    {line}", flush=True)
+
+    def run_host(self) -> None:
+        tapf = self.workdir / "tap.log"
+        env = dict(os.environ)
+        env.update(self.env(1, guest=False))
+        env["STRIA_HOST_TEST"] = "1"
+        env["STRIA_TAP_FILE"] = str(tapf)
+        with open(self.workdir / "console.log", "wb") as cf:
+            p = subprocess.Popen(["bash", str(TOP / "selftests" / "guest" / "run-test")],
+                                 stdout=cf, stderr=subprocess.STDOUT, env=env,
+                                 stdin=subprocess.DEVNULL, start_new_session=True)
+            try:
+                p.wait(timeout=self.spec.timeout)
+            except subprocess.TimeoutExpired:
+                self.timed_out = True
+                os.killpg(p.pid, 9)
+                p.wait()
+        self.tap, _ = self._take_lines(tapf, 0)
+
+    def run_vm(self) -> None:
+        assert self.initrd is not None
+        vm.create_images(self.workdir, self.spec)
+        deadline = time.time() + self.spec.timeout
+        boot = 1
+        while True:
+            self._write_env(boot)
+            for f in ("tap.log", "console.log", "qmp.sock"):
+                if (self.workdir / f).exists():
+                    os.rename(self.workdir / f, self.workdir / f"{f}.{boot - 1}") \
+                        if f != "qmp.sock" else (self.workdir / f).unlink()
+            argv = vm.qemu_argv(self.kernel, self.initrd, self.spec, self.workdir)
+            (self.workdir / "qemu.cmdline").write_text(" ".join(argv) + "\n")
+            guest = vm.VM(argv, self.workdir)
+            vm.wait_qmp_socket(self.workdir)
+            pos = 0
+            rebooted = False
+            while True:
+                lines, pos = self._take_lines(self.workdir / "tap.log", pos)
+                for line in lines:
+                    self._log(line)
+                    if line.startswith("#@host "):
+                        if self._host_request(guest, line):
+                            rebooted = True
+                            break
+                    else:
+                        self.tap.append(line)
+                if rebooted or not guest.alive():
+                    break
+                if time.time() > deadline:
+                    self.timed_out = True
+                    break
+                time.sleep(0.1)
+            if guest.alive() and not rebooted:
+                # the test finished and the guest is powering off; give it a moment
+                end = time.time() + 15
+                while guest.alive() and time.time() < end and not self.timed_out:
+                    time.sleep(0.1)
+            guest.kill()
+            lines, pos = self._take_lines(self.workdir / "tap.log", pos)
+            self.tap += [ln for ln in lines if not ln.startswith("#@host ")]
+            if rebooted and not self.timed_out:
+                boot += 1
+                continue
+            break
+
+    def _host_request(self, guest: vm.VM, line: str) -> bool:
+        """Serve one '#@host SEQ CMD ARGS' line; True when the VM was killed."""
+        parts = line.split(None, 3)
+        seq, cmd = parts[1], parts[2]
+        arg = parts[3] if len(parts) > 3 else ""
+        if cmd == "kill":
+            guest.kill()
+            return True
+        if cmd == "qmp":
+            try:
+                reply = guest.qmp(json.loads(arg))
+            except (OSError, ValueError) as e:
+                reply = {"error": {"desc": f"harness: {e}"}}
+        else:
+            reply = {"error": {"desc": f"harness: unknown request {cmd!r}"}}
+        ack = self.workdir / "out" / f"ack.{seq}"
+        tmp = ack.with_suffix(".tmp")
+        tmp.write_text(json.dumps(reply) + "\n")
+        tmp.rename(ack)
+        return False
+
+    def kernel_logs(self) -> str:
+        texts = []
+        for p in sorted(self.workdir.glob("console.log*")) + \
+                sorted((self.workdir / "out").glob("dmesg.*")):
+            texts.append(p.read_text(errors="replace"))
+        return "\n".join(texts)
+
+    def verdict(self, seconds: float) -> Result:
+        oks, nots, skip, rc = parse_tap(self.tap)
+        bad = [] if self.spec.host else bad_kernel_lines(self.kernel_logs())
+        if bad:
+            return Result("fail", f"kernel log: {bad[0][:160]}", seconds)
+        if self.timed_out:
+            return Result("fail", f"timed out after {self.spec.timeout} s", seconds)
+        if skip is not None and nots == 0:
+            return Result("skip", skip or "requirements not met", seconds)
+        if nots:
+            first = next(ln for ln in self.tap if ln.startswith("not ok"))
+            return Result("fail", f"{nots} check(s) failed, first: {first}", seconds)
+        if rc is None:
+            return Result("fail", "test did not finish (no #@done: crash or panic?)", seconds)
+        if rc != 0:
+            return Result("fail", f"test_main returned {rc}", seconds)
+        if oks == 0:
+            return Result("fail", "test reported no result", seconds)
+        return Result("pass", f"{oks} checks", seconds)
+
+
+def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
+            verbose: bool) -> Result:
+    """Run `spec` on `kernel`; keep its logs in `results` when it fails."""
+    safe = spec.name.replace("/", "_")
+    workdir = TOP / "build" / "work" / kernel.tier / safe
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    (workdir / "out").mkdir(parents=True)
+    run = TestRun(spec, kernel, initrd, workdir, verbose)
+    start = time.time()
+    if spec.host:
+        run.run_host()
+    else:
+        run.run_vm()
+    res = run.verdict(time.time() - start)
+    (workdir / "tap.all").write_text("\n".join(run.tap) + "\n")
+    if res.status == "fail":
+        dest = results / kernel.tier / safe
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.copytree(workdir, dest, ignore=shutil.ignore_patterns("*.img", "qmp.sock"))
+        res.reason += f" (logs: {dest.relative_to(TOP) if dest.is_relative_to(TOP) else dest})"
+    else:
+        for img in workdir.glob("*.img"):
+            img.unlink()
+    return res
+
+
+def prepare(kernel: Kernel) -> Path:
+    """Build what the guest needs for `kernel`: modules and the initramfs."""
+    from .kernels import build_modules
+    build_modules(kernel)
+    return initramfs.build(kernel)
+
+
+def print_flush(*a: object) -> None:
+    print(*a, flush=True)
+    sys.stdout.flush()

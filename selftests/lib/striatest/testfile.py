@@ -1,0 +1,73 @@
+"""Reading a test file's header: its description and VM shape."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+KEYS = ("DESCRIPTION", "VM_NVME", "VM_NVME_SIZE", "VM_NUMA", "VM_NVME_NODES", "VM_NULLB",
+        "VM_NULLB_SIZE_MB", "VM_MEM", "VM_CPUS", "VM_APPEND", "HOST", "TIMEOUT", "KERNELS",
+        "VM_MACHINE")
+
+
+@dataclass
+class TestSpec:
+    """What a test file declares about itself."""
+
+    path: Path
+    name: str
+    description: str = ""
+    nvme: int = 0
+    nvme_size: str = "256M"
+    numa: bool = False
+    nvme_nodes: list[int] = field(default_factory=list)
+    nvme_opts: dict[int, str] = field(default_factory=dict)
+    nullb: int = 0
+    nullb_size_mb: int = 256
+    mem: int = 2048
+    cpus: int = 2
+    append: str = ""
+    host: bool = False
+    timeout: int = 300
+    kernels: list[str] = field(default_factory=lambda: ["stock", "debug"])
+
+
+def load(path: Path, top: Path) -> TestSpec:
+    """Source the test file in bash (it only defines things) and read its header."""
+    script = (f"set -e; source {shlex.quote(str(path))} >/dev/null; "
+              "for v in " + " ".join(KEYS) + " ${!VM_NVME_OPTS_*}; do "
+              "[ -n \"${!v+x}\" ] && printf '%s=%s\\0' \"$v\" \"${!v}\"; done; true")
+    out = subprocess.run(["bash", "-c", script], check=True, stdout=subprocess.PIPE,
+                         text=True).stdout
+    vals = dict(item.split("=", 1) for item in out.split("\0") if item)
+    try:
+        name = str(path.relative_to(top / "selftests"))
+    except ValueError:
+        name = str(path)
+    spec = TestSpec(path=path, name=name)
+    spec.description = vals.get("DESCRIPTION", "")
+    spec.nvme = int(vals.get("VM_NVME", "0"))
+    spec.nvme_size = vals.get("VM_NVME_SIZE", spec.nvme_size)
+    spec.numa = vals.get("VM_NUMA", "0") == "1"
+    spec.nvme_nodes = [int(x) for x in vals.get("VM_NVME_NODES", "").split()]
+    spec.nullb = int(vals.get("VM_NULLB", "0"))
+    spec.nullb_size_mb = int(vals.get("VM_NULLB_SIZE_MB", "256"))
+    spec.mem = int(vals.get("VM_MEM", "2048"))
+    spec.cpus = int(vals.get("VM_CPUS", "2"))
+    spec.append = vals.get("VM_APPEND", "")
+    spec.host = vals.get("HOST", "0") == "1"
+    spec.timeout = int(vals.get("TIMEOUT", "300"))
+    if "KERNELS" in vals:
+        spec.kernels = vals["KERNELS"].split()
+    for k, v in vals.items():
+        if k.startswith("VM_NVME_OPTS_"):
+            spec.nvme_opts[int(k[len("VM_NVME_OPTS_"):])] = v
+    if not spec.description:
+        raise ValueError(f"{path}: DESCRIPTION is missing")
+    if not 0 <= spec.nvme <= 12:
+        raise ValueError(f"{path}: VM_NVME must be 0..12")
+    if spec.nvme_nodes and len(spec.nvme_nodes) != spec.nvme:
+        raise ValueError(f"{path}: VM_NVME_NODES needs one node per drive")
+    return spec

@@ -1,0 +1,141 @@
+"""One QEMU guest: q35 under TCG, emulated NVMe drives each behind its own
+PCIe root port (so QMP device_del can pull them), optionally two NUMA nodes
+with a pxb-pcie expander per node, the host root over 9p, two serial ports
+(kernel console, test TAP) and a QMP socket."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from .kernels import Kernel
+from .testfile import TestSpec
+
+QEMU = "qemu-system-x86_64"
+
+
+def image_paths(workdir: Path, spec: TestSpec) -> list[Path]:
+    return [workdir / f"nvme{i}.img" for i in range(spec.nvme)]
+
+
+def create_images(workdir: Path, spec: TestSpec) -> None:
+    """Fresh, zeroed (sparse) drive images: stale superblocks from an earlier
+    test must never reach the next one."""
+    for p in image_paths(workdir, spec):
+        if p.exists():
+            p.unlink()
+        subprocess.run(["truncate", "-s", spec.nvme_size, str(p)], check=True)
+
+
+def _node_of(spec: TestSpec, i: int) -> int:
+    if spec.nvme_nodes:
+        return spec.nvme_nodes[i]
+    return i % 2
+
+
+def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path) -> list[str]:
+    """The QEMU command line for `spec`."""
+    cmdline = ("console=ttyS0,115200 loglevel=5 panic=-1 oops=panic "
+               + spec.append)
+    argv = [QEMU, "-machine", "q35", "-accel", "tcg,thread=multi", "-cpu", "max",
+            "-smp", str(spec.cpus), "-m", str(spec.mem), "-nodefaults", "-no-reboot",
+            "-display", "none", "-vga", "none",
+            "-kernel", str(k.image), "-initrd", str(initrd), "-append", cmdline,
+            "-chardev", f"file,id=con,path={workdir / 'console.log'}",
+            "-serial", "chardev:con",
+            "-chardev", f"file,id=tap,path={workdir / 'tap.log'}",
+            "-serial", "chardev:tap",
+            "-qmp", f"unix:{workdir / 'qmp.sock'},server=on,wait=off",
+            "-fsdev", "local,id=hostroot,path=/,security_model=none,readonly=on",
+            "-device", "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot",
+            "-fsdev", f"local,id=strout,path={workdir / 'out'},security_model=none",
+            "-device", "virtio-9p-pci,fsdev=strout,mount_tag=strout"]
+    if spec.numa:
+        half = spec.mem // 2
+        cpus0 = f"0-{spec.cpus // 2 - 1}" if spec.cpus > 2 else "0"
+        cpus1 = f"{spec.cpus // 2}-{spec.cpus - 1}" if spec.cpus > 2 else "1"
+        argv += ["-object", f"memory-backend-ram,id=m0,size={half}M",
+                 "-object", f"memory-backend-ram,id=m1,size={spec.mem - half}M",
+                 "-numa", f"node,nodeid=0,cpus={cpus0},memdev=m0",
+                 "-numa", f"node,nodeid=1,cpus={cpus1},memdev=m1",
+                 "-device", "pxb-pcie,id=pxb0,bus_nr=64,numa_node=0,bus=pcie.0",
+                 "-device", "pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0"]
+    for i, img in enumerate(image_paths(workdir, spec)):
+        bus = f"pxb{_node_of(spec, i)}" if spec.numa else "pcie.0"
+        extra = spec.nvme_opts.get(i)
+        if extra:
+            drive = f"if=none,id=d{i},format=raw,cache=unsafe,{extra.replace('@IMG@', str(img))}"
+        else:
+            drive = f"if=none,id=d{i},format=raw,cache=unsafe,file={img}"
+        argv += ["-device", f"pcie-root-port,id=rp{i},bus={bus},chassis={i + 1},slot={i + 1}",
+                 "-drive", drive,
+                 "-device", f"nvme,id=nvme{i},serial=stria{i:04d},drive=d{i},bus=rp{i}"]
+    return argv
+
+
+class VM:
+    """A running guest."""
+
+    def __init__(self, argv: list[str], workdir: Path) -> None:
+        self.workdir = workdir
+        self.log = open(workdir / "qemu.log", "ab")
+        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        self._qmp: socket.socket | None = None
+        self._buf = b""
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        """Power loss: SIGKILL, nothing flushed by the guest."""
+        if self.alive():
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+        self.log.close()
+        if self._qmp:
+            self._qmp.close()
+            self._qmp = None
+
+    def _qmp_connect(self) -> socket.socket:
+        if self._qmp:
+            return self._qmp
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(30)
+        s.connect(str(self.workdir / "qmp.sock"))
+        self._qmp = s
+        self._read_msg()  # greeting
+        self.qmp({"execute": "qmp_capabilities"})
+        return s
+
+    def _read_msg(self) -> dict[str, Any]:
+        assert self._qmp is not None
+        while b"\n" not in self._buf:
+            chunk = self._qmp.recv(65536)
+            if not chunk:
+                raise ConnectionError("QMP socket closed")
+            self._buf += chunk
+        line, self._buf = self._buf.split(b"\n", 1)
+        msg: dict[str, Any] = json.loads(line)
+        return msg
+
+    def qmp(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """Run one QMP command; return its reply (events are skipped)."""
+        s = self._qmp_connect()
+        s.sendall(json.dumps(cmd).encode() + b"\n")
+        while True:
+            msg = self._read_msg()
+            if "return" in msg or "error" in msg:
+                return msg
+
+
+def wait_qmp_socket(workdir: Path, timeout: float = 10) -> None:
+    end = time.time() + timeout
+    while time.time() < end and not (workdir / "qmp.sock").exists():
+        time.sleep(0.05)

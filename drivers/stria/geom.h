@@ -142,4 +142,45 @@ static inline u32 stria_geom_chunk_sectors_left(const struct stria_geom *g,
 	return (u32)((mask + 1) - (sector & mask));
 }
 
+/**
+ * stria_raid0_member_range() - the part of an array range on one member
+ * @g: the geometry
+ * @sector: first array sector of the range
+ * @nr_sectors: length of the range, nonzero; the range ends inside the array
+ * @member: the member asked about
+ * @member_sector: filled with the first sector of that part on @member
+ *
+ * On RAID0 the sectors of any array range that live on one member form one
+ * contiguous run there (whole chunks in consecutive rows, plus a partial
+ * chunk at either end), so a discard or write-zeroes over many chunks
+ * becomes one request per member.
+ *
+ * Return: the length of the run in sectors, 0 when @member holds none of
+ * the range.
+ */
+static inline u64 stria_raid0_member_range(const struct stria_geom *g,
+					   u64 sector, u64 nr_sectors,
+					   u32 member, u64 *member_sector)
+{
+	u32 n = g->nr_members, r;
+	u64 end = sector + nr_sectors, c, first, last;
+	struct stria_loc a, b;
+
+	c = sector >> g->chunk_shift;
+	div_u64_rem(c, n, &r);
+	first = member == r ? sector :
+		(c + (member + n - r) % n) << g->chunk_shift;
+	if (first >= end)
+		return 0;
+	c = (end - 1) >> g->chunk_shift;
+	div_u64_rem(c, n, &r);
+	last = member == r ? end - 1 :
+	       ((c - (r + n - member) % n) << g->chunk_shift) +
+	       (1ULL << g->chunk_shift) - 1;
+	stria_raid0_map(g, first, &a);
+	stria_raid0_map(g, last, &b);
+	*member_sector = a.sector;
+	return b.sector - a.sector + 1;
+}
+
 #endif /* _STRIA_GEOM_H */

@@ -68,7 +68,7 @@ static void test_golden(void)
  */
 static void test_roundtrip(u32 n, u32 chunk, u64 member_sectors)
 {
-	static unsigned char seen[64 * 4096];
+	static unsigned char seen[64 * 4100];
 	struct stria_geom g;
 	struct stria_loc loc;
 	u64 s, total, bad = 0;
@@ -97,6 +97,50 @@ static void test_roundtrip(u32 n, u32 chunk, u64 member_sectors)
 	    n, chunk, total, bad);
 }
 
+/*
+ * stria_raid0_member_range() against brute force: for ranges at every
+ * start and many lengths, each member's run is exactly the set of member
+ * sectors the range maps to.
+ */
+static void test_member_range(u32 n, u32 chunk)
+{
+	struct stria_geom g;
+	struct stria_loc loc;
+	u64 total, s, len, x, bad = 0, cases = 0;
+	u32 m;
+
+	if (stria_geom_init(&g, 0, n, chunk, chunk * 5)) {
+		tap(0, "member range n=%u chunk=%u: init failed", n, chunk);
+		return;
+	}
+	total = stria_geom_array_sectors(&g);
+	for (s = 0; s < total; s += 3) {
+		for (len = 1; s + len <= total; len += 5) {
+			for (m = 0; m < n; m++) {
+				u64 lo = ~0ULL, hi = 0, cnt = 0, ms = 0, ml;
+
+				for (x = s; x < s + len; x++) {
+					stria_raid0_map(&g, x, &loc);
+					if (loc.member != m)
+						continue;
+					cnt++;
+					if (loc.sector < lo)
+						lo = loc.sector;
+					if (loc.sector > hi)
+						hi = loc.sector;
+				}
+				ml = stria_raid0_member_range(&g, s, len, m, &ms);
+				cases++;
+				if (ml != cnt || (cnt && (ms != lo ||
+							  hi - lo + 1 != cnt)))
+					bad++;
+			}
+		}
+	}
+	tap(bad == 0, "member range n=%u chunk=%u: %" PRIu64 " cases, %" PRIu64
+	    " bad", n, chunk, cases, bad);
+}
+
 static void test_rejects(void)
 {
 	struct stria_geom g = { .nr_members = 77 };
@@ -123,11 +167,14 @@ int main(void)
 
 	printf("TAP version 13\n");
 	printf("1..%zu\n", ARRAY_SIZE(stria_raid0_vectors) +
-	       ARRAY_SIZE(chunks) * ARRAY_SIZE(members) + 9);
+	       ARRAY_SIZE(chunks) * ARRAY_SIZE(members) + 9 + 3);
 	test_golden();
 	for (i = 0; i < ARRAY_SIZE(chunks); i++)
 		for (j = 0; j < ARRAY_SIZE(members); j++)
 			test_roundtrip(members[j], chunks[i], chunks[i] * 2 + 3);
+	test_member_range(2, 8);
+	test_member_range(3, 8);
+	test_member_range(5, 16);
 	test_rejects();
 	return tap_failed ? 1 : 0;
 }

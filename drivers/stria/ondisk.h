@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stria on-disk superblock: the one definition of the format.
+ *
+ * Shared by the module (superblock.c) and user space (striactl examine,
+ * selftests/unit/test_superblock.c), like geom.h: no kernel types beyond
+ * fixed-width integers. All fields are little-endian. The format is
+ * documented byte by byte in Documentation/stria/ondisk-format.rst; any
+ * change here must be made there too and must bump the format version or
+ * add a feature bit.
+ *
+ * A member starts with one 4 KiB superblock; the data area starts at
+ * data_offset (1 MiB in format 1). The superblock's last four bytes are the
+ * CRC-32C (Castagnoli) of the bytes before them.
+ */
+#ifndef _STRIA_ONDISK_H
+#define _STRIA_ONDISK_H
+
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <asm/byteorder.h>
+#define stria_le16(x)		le16_to_cpu(x)
+#define stria_le32(x)		le32_to_cpu(x)
+#define stria_le64(x)		le64_to_cpu(x)
+#define stria_cpu_le32(x)	cpu_to_le32(x)
+#define stria_cpu_le64(x)	cpu_to_le64(x)
+#else
+#include <assert.h>
+#include <endian.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/types.h>
+#define stria_le16(x)		le16toh(x)
+#define stria_le32(x)		le32toh(x)
+#define stria_le64(x)		le64toh(x)
+#define stria_cpu_le32(x)	htole32(x)
+#define stria_cpu_le64(x)	htole64(x)
+#ifndef static_assert
+#define static_assert _Static_assert
+#endif
+#endif
+
+#include "geom.h"
+
+#define STRIA_SB_MAGIC		"STRIA-SB"	/* 8 bytes, no NUL */
+#define STRIA_SB_MAGIC_LEN	8
+#define STRIA_SB_SIZE		4096U		/* bytes */
+#define STRIA_SB_CRC_OFFSET	(STRIA_SB_SIZE - 4)
+#define STRIA_SB_FORMAT		1U		/* this format's version */
+#define STRIA_SB_LAYOUT_RAID0	1U		/* geom.h RAID0 layout version */
+#define STRIA_SB_DATA_OFFSET	2048ULL		/* sectors: 1 MiB */
+#define STRIA_SB_NAME_LEN	32		/* bytes, NUL-padded */
+#define STRIA_SB_UUID_LEN	16
+
+/* state */
+#define STRIA_SB_STATE_CLEAN	0U	/* stopped cleanly */
+#define STRIA_SB_STATE_ACTIVE	1U	/* running, or stopped by a crash */
+
+/*
+ * Feature bits. Unknown compat bits are ignored; an unknown incompat bit
+ * means the member cannot be used safely and is refused. Format 1 defines
+ * none of either.
+ */
+#define STRIA_SB_FEAT_COMPAT_KNOWN	0ULL
+#define STRIA_SB_FEAT_INCOMPAT_KNOWN	0ULL
+
+/**
+ * struct stria_sb - the superblock at byte 0 of every member
+ * @magic: STRIA_SB_MAGIC
+ * @format: STRIA_SB_FORMAT; a newer format is refused
+ * @layout: layout version of the level's geometry (geom.h)
+ * @features_compat: features an older reader may ignore
+ * @features_incompat: features an older reader must refuse
+ * @array_uuid: identity of the array, the same on every member
+ * @member_uuid: identity of this member
+ * @name: array name, NUL-padded, at most 31 characters
+ * @level: RAID level
+ * @chunk_sectors: chunk size in 512-byte sectors
+ * @nr_members: members in the array
+ * @role: this member's index in the array (0 .. nr_members - 1)
+ * @data_offset: start of the data area on this member, in sectors
+ * @data_sectors: data sectors used on every member, a multiple of the chunk
+ * @dev_sectors: this member's size in sectors when the superblock was written
+ * @events: event counter, raised on every superblock update
+ * @state: STRIA_SB_STATE_*
+ * @flags: zero in format 1
+ * @ctime: creation time, seconds since the epoch
+ * @utime: time of this update, seconds since the epoch
+ * @reserved: zero
+ * @crc: CRC-32C of bytes 0 .. STRIA_SB_CRC_OFFSET - 1
+ */
+struct stria_sb {
+	char	magic[STRIA_SB_MAGIC_LEN];	/*    0 */
+	__le32	format;				/*    8 */
+	__le32	layout;				/*   12 */
+	__le64	features_compat;		/*   16 */
+	__le64	features_incompat;		/*   24 */
+	__u8	array_uuid[STRIA_SB_UUID_LEN];	/*   32 */
+	__u8	member_uuid[STRIA_SB_UUID_LEN];	/*   48 */
+	char	name[STRIA_SB_NAME_LEN];	/*   64 */
+	__le32	level;				/*   96 */
+	__le32	chunk_sectors;			/*  100 */
+	__le32	nr_members;			/*  104 */
+	__le32	role;				/*  108 */
+	__le64	data_offset;			/*  112 */
+	__le64	data_sectors;			/*  120 */
+	__le64	dev_sectors;			/*  128 */
+	__le64	events;				/*  136 */
+	__le32	state;				/*  144 */
+	__le32	flags;				/*  148 */
+	__le64	ctime;				/*  152 */
+	__le64	utime;				/*  160 */
+	__u8	reserved[STRIA_SB_CRC_OFFSET - 168];	/*  168 */
+	__le32	crc;				/* 4092 */
+};
+
+static_assert(sizeof(struct stria_sb) == STRIA_SB_SIZE, "superblock is 4 KiB");
+static_assert(offsetof(struct stria_sb, crc) == STRIA_SB_CRC_OFFSET,
+	      "CRC is the last word");
+
+#ifndef __KERNEL__
+/*
+ * CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), init ~0, final
+ * xor ~0: the same value as ~crc32c(~0, buf, len) in the kernel. Bitwise:
+ * it only ever runs over one 4 KiB superblock.
+ */
+static inline uint32_t stria_crc32c(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	uint32_t crc = 0xffffffffU;
+	int k;
+
+	while (len--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0x82f63b78U & (0U - (crc & 1)));
+	}
+	return ~crc;
+}
+#endif
+
+/**
+ * stria_sb_check() - is this a superblock this code can use?
+ * @sb: the 4 KiB read from the start of a member
+ * @crc: CRC-32C of bytes 0 .. STRIA_SB_CRC_OFFSET - 1, computed by the
+ *	caller (crc32c() in the kernel, stria_crc32c() in user space)
+ * @why: buffer for the reason when the answer is no
+ * @len: size of @why
+ *
+ * Checks the magic, the CRC, the format version and feature bits, and that
+ * every field is in range and the reserved bytes are zero. The geometry
+ * itself is checked by stria_geom_init().
+ *
+ * Return: 0 when usable; -ENODATA when there is no stria superblock (wrong
+ * magic); -EBADMSG when it is damaged; -EPROTONOSUPPORT when it is valid but
+ * from a newer, unknown format or uses unknown incompatible features.
+ */
+static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
+				 char *why, size_t len)
+{
+	__u32 nr = stria_le32(sb->nr_members);
+	__u64 incompat = stria_le64(sb->features_incompat);
+	size_t i;
+
+	if (memcmp(sb->magic, STRIA_SB_MAGIC, STRIA_SB_MAGIC_LEN)) {
+		snprintf(why, len, "no stria superblock");
+		return -ENODATA;
+	}
+	if (crc != stria_le32(sb->crc)) {
+		snprintf(why, len,
+			 "superblock checksum mismatch (stored %08x, computed %08x)",
+			 stria_le32(sb->crc), crc);
+		return -EBADMSG;
+	}
+	if (stria_le32(sb->format) != STRIA_SB_FORMAT) {
+		snprintf(why, len,
+			 "superblock format %u is not supported (this code knows format %u)",
+			 stria_le32(sb->format), STRIA_SB_FORMAT);
+		return -EPROTONOSUPPORT;
+	}
+	if (incompat & ~STRIA_SB_FEAT_INCOMPAT_KNOWN) {
+		snprintf(why, len,
+			 "superblock uses unknown incompatible features 0x%llx",
+			 (unsigned long long)(incompat &
+					      ~STRIA_SB_FEAT_INCOMPAT_KNOWN));
+		return -EPROTONOSUPPORT;
+	}
+	if (stria_le32(sb->level) != 0 ||
+	    stria_le32(sb->layout) != STRIA_SB_LAYOUT_RAID0) {
+		snprintf(why, len, "unsupported level %u layout %u",
+			 stria_le32(sb->level), stria_le32(sb->layout));
+		return -EPROTONOSUPPORT;
+	}
+	if (nr < 2 || nr > STRIA_GEOM_MAX_MEMBERS || stria_le32(sb->role) >= nr) {
+		snprintf(why, len, "bad member count %u or role %u", nr,
+			 stria_le32(sb->role));
+		return -EBADMSG;
+	}
+	if (stria_le64(sb->data_offset) != STRIA_SB_DATA_OFFSET ||
+	    stria_le64(sb->data_offset) + stria_le64(sb->data_sectors) >
+	    stria_le64(sb->dev_sectors)) {
+		snprintf(why, len, "bad data area: offset %llu size %llu on a device of %llu sectors",
+			 (unsigned long long)stria_le64(sb->data_offset),
+			 (unsigned long long)stria_le64(sb->data_sectors),
+			 (unsigned long long)stria_le64(sb->dev_sectors));
+		return -EBADMSG;
+	}
+	if (stria_le32(sb->state) > STRIA_SB_STATE_ACTIVE ||
+	    stria_le32(sb->flags)) {
+		snprintf(why, len, "bad state %u or flags 0x%x",
+			 stria_le32(sb->state), stria_le32(sb->flags));
+		return -EBADMSG;
+	}
+	if (!memchr(sb->name, '\0', STRIA_SB_NAME_LEN) || !sb->name[0]) {
+		snprintf(why, len, "bad array name");
+		return -EBADMSG;
+	}
+	for (i = 0; i < sizeof(sb->reserved); i++) {
+		if (sb->reserved[i]) {
+			snprintf(why, len, "nonzero reserved byte at offset %zu",
+				 offsetof(struct stria_sb, reserved) + i);
+			return -EBADMSG;
+		}
+	}
+	return 0;
+}
+
+#endif /* _STRIA_ONDISK_H */

@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The derived figures: efficiency, weakest link, RAID bounds, scaling.
+
+* Array efficiency = array result / raw aggregate of the same drives with
+  the same workload (seed 003's goal: 90-95 %).
+* Weakest-link bound = slowest member x N for striping (seed 000: one drive
+  in a PCIe Gen1 slot capped a 4-drive md RAID0 at 832 MB/s x 4).
+* RAID5/6 bounds from member counts: reads use all N members for random
+  I/O but only N - parity for sequential; a small random write costs the
+  cheaper of read-modify-write (1 + parity reads, 1 + parity writes) and
+  reconstruct-write (N - 1 - parity reads, 1 + parity writes); a full
+  stripe write moves N - parity chunks of data.
+* Scaling departs from linear at the first drive count whose aggregate
+  falls below ``threshold`` of the sum of those drives' own baselines.
+
+Everything here is pure: numbers in, numbers out, no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .jobs import WORKLOADS, Workload
+
+PARITY = {0: 0, 5: 1, 6: 2}
+SCALING_THRESHOLD = 0.9
+
+
+@dataclass
+class WeakestLink:
+    member: str
+    slowest: float
+    fastest: float
+    members: int
+
+    @property
+    def bound(self) -> float:
+        return self.slowest * self.members
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["bound"] = self.bound
+        return d
+
+
+def weakest_link(per_member: dict[str, float]) -> WeakestLink | None:
+    """Slowest member x N, and which member set it."""
+    if not per_member:
+        return None
+    member = min(per_member, key=lambda k: (per_member[k], k))
+    return WeakestLink(member, per_member[member], max(per_member.values()),
+                       len(per_member))
+
+
+def random_write_cost(level: int, members: int) -> tuple[int, int]:
+    """(member reads, member writes) per small array write, cheaper method."""
+    p = PARITY[level]
+    if p == 0:
+        return 0, 1
+    rmw = (1 + p, 1 + p)
+    rcw = (members - 1 - p, 1 + p)
+    return min(rmw, rcw, key=lambda c: (c[0] + c[1], c[0]))
+
+
+def raid_bound(level: int, members: int, workload: Workload,
+               slowest_read: float | None, slowest_write: float | None) -> float | None:
+    """Upper bound of an array of @members from its slowest member's results.
+
+    @slowest_read / @slowest_write are the slowest member's result for the
+    read and write form of @workload (IOPS for random, bytes/s for sequential).
+    """
+    p = PARITY[level]
+    data = members - p
+    if not workload.is_write:
+        if slowest_read is None:
+            return None
+        return slowest_read * (members if workload.is_random else data)
+    if slowest_write is None:
+        return None
+    if not workload.is_random:
+        return slowest_write * data
+    reads, writes = random_write_cost(level, members)
+    if reads == 0:
+        return slowest_write * members / writes
+    if slowest_read is None or slowest_read <= 0 or slowest_write <= 0:
+        return None
+    # each member spends reads/R + writes/W seconds per array write
+    per_member = reads / slowest_read + writes / slowest_write
+    return members / per_member
+
+
+def efficiency(array: float | None, raw: float | None) -> float | None:
+    if array is None or raw is None or raw <= 0:
+        return None
+    return array / raw
+
+
+@dataclass
+class ScalingPoint:
+    drives: int
+    measured: float
+    linear: float
+
+    @property
+    def ratio(self) -> float | None:
+        return self.measured / self.linear if self.linear > 0 else None
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["ratio"] = self.ratio
+        return d
+
+
+def scaling_points(measured: dict[int, float], baselines: list[float]) -> list[ScalingPoint]:
+    """Pair each drive count with its linear expectation.
+
+    The expectation for k drives is the sum of the first k drives'
+    baselines; without baselines, k times the one-drive measurement.
+    """
+    points = []
+    one = measured.get(1)
+    for k in sorted(measured):
+        if len(baselines) >= k:
+            linear = sum(baselines[:k])
+        elif one is not None:
+            linear = one * k
+        else:
+            continue
+        points.append(ScalingPoint(k, measured[k], linear))
+    return points
+
+
+def departs_at(points: list[ScalingPoint], threshold: float = SCALING_THRESHOLD) -> int | None:
+    """First drive count below @threshold of linear, None if it stays linear."""
+    for p in points:
+        r = p.ratio
+        if r is not None and r < threshold:
+            return p.drives
+    return None
+
+
+# --- the analysis of a results document -----------------------------------
+
+def run_value(run: dict[str, Any], workload: Workload | None = None) -> float | None:
+    """The headline figure of one run (IOPS or bytes/s in the workload's direction)."""
+    if run.get("status") != "ok":
+        return None
+    w = workload or WORKLOADS.get(str(run.get("workload")))
+    if w is None:
+        return None
+    d = run.get("write" if w.is_write else "read", {})
+    v = d.get(w.metric)
+    return float(v) if isinstance(v, (int, float)) else None
+
+
+def _find(runs: list[dict[str, Any]], **match: Any) -> list[dict[str, Any]]:
+    return [r for r in runs if all(r.get(k) == v for k, v in match.items())]
+
+
+def _baseline(runs: list[dict[str, Any]], devices: list[str],
+              workload: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for dev in devices:
+        for r in _find(runs, step="baseline", workload=workload, engine="libaio"):
+            if r.get("targets") == [dev]:
+                v = run_value(r)
+                if v is not None:
+                    out[dev] = v
+    return out
+
+
+def _counterpart(name: str) -> str | None:
+    """The workload of the other direction with the same shape."""
+    w = WORKLOADS[name]
+    for o in WORKLOADS.values():
+        if o.bs == w.bs and o.is_random == w.is_random and o.is_write != w.is_write:
+            return o.name
+    return None
+
+
+def analyze(doc: dict[str, Any]) -> dict[str, Any]:
+    """Derived figures for a results document (see results.py for its shape)."""
+    runs: list[dict[str, Any]] = doc.get("runs", [])
+    devices = [d["path"] for d in doc.get("devices", [])]
+    n = len(devices)
+    out: dict[str, Any] = {"baseline": {}, "scaling": {}, "arrays": [], "engines": []}
+    base: dict[str, dict[str, float]] = {}
+    for wname in WORKLOADS:
+        per = _baseline(runs, devices, wname)
+        if not per:
+            continue
+        base[wname] = per
+        wl = weakest_link(per)
+        out["baseline"][wname] = {
+            "unit": WORKLOADS[wname].metric, "per_drive": per,
+            "aggregate": sum(per.values()),
+            "weakest_link": wl.to_json() if wl else None,
+        }
+    for wname in WORKLOADS:
+        measured: dict[int, float] = {}
+        for r in _find(runs, step="scaling", workload=wname, engine="libaio"):
+            v = run_value(r)
+            if v is not None:
+                measured[int(r["drives"])] = v
+        if not measured:
+            continue
+        per = base.get(wname, {})
+        ordered = [per[d] for d in devices if d in per] if len(per) == n else []
+        pts = scaling_points(measured, ordered)
+        out["scaling"][wname] = {
+            "points": [p.to_json() for p in pts],
+            "departs_at": departs_at(pts), "threshold": SCALING_THRESHOLD,
+        }
+    for r in _find(runs, step="arrays"):
+        if r.get("kind") == "raw":
+            continue
+        wname = str(r.get("workload"))
+        w = WORKLOADS.get(wname)
+        if w is None:
+            continue
+        engine = r.get("engine")
+        raw_runs = _find(runs, step="arrays", kind="raw", workload=wname, engine=engine)
+        raw = run_value(raw_runs[0]) if raw_runs else None
+        if raw is None and n and wname in base and len(base[wname]) == n:
+            raw = sum(base[wname].values())
+        level = int(r.get("level", 0))
+        members = len(r.get("members", devices)) or n
+        other = _counterpart(wname)
+        rd = base.get(wname if not w.is_write else (other or ""), {})
+        wr = base.get(wname if w.is_write else (other or ""), {})
+        bound = raid_bound(level, members, w, min(rd.values()) if rd else None,
+                           min(wr.values()) if wr else None) if level in PARITY else None
+        value = run_value(r)
+        out["arrays"].append({
+            "kind": r.get("kind"), "level": level, "workload": wname,
+            "engine": engine, "status": r.get("status"), "reason": r.get("reason"),
+            "value": value, "unit": w.metric, "raw": raw,
+            "efficiency": efficiency(value, raw), "bound": bound,
+            "of_bound": efficiency(value, bound),
+        })
+    for r in _find(runs, step="engines"):
+        out["engines"].append({
+            "target": r.get("label"), "kind": r.get("kind"), "engine": r.get("engine"),
+            "workload": r.get("workload"), "status": r.get("status"),
+            "reason": r.get("reason"), "value": run_value(r),
+            "lat_p99_ns": r.get("read", {}).get("clat_ns", {}).get("99"),
+        })
+    return out

@@ -1,0 +1,224 @@
+# SPDX-License-Identifier: GPL-2.0
+"""stria-bench command line.
+
+    stria-bench run --devices DEV... [--suite quick|standard|full] [--out DIR]
+                    [--levels 0,5,6] [--arrays stria,md,dm] [--fio-args "..."]
+                    [--no-numa] [--force]
+    stria-bench report DIR
+    stria-bench compare DIR1 DIR2 [-o json]
+
+Exit codes: 0 done; 1 usage or environment error; 2 a device was refused;
+3 done but some fio runs failed (see report.md); 130 interrupted (partial
+results kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import __version__, arrays, compare, devices, env, fio, jobs, plots, report, results, safety
+from .progress import Progress
+from .steps import Bench
+from .suites import SUITES
+
+EXIT_OK, EXIT_ERROR, EXIT_REFUSED, EXIT_RUNS_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def parse_levels(text: str) -> tuple[int, ...]:
+    try:
+        levels = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"levels must be like 0,5,6: {text!r}") from None
+    bad = [x for x in levels if x not in arrays.MIN_MEMBERS]
+    if bad:
+        raise argparse.ArgumentTypeError(f"unknown RAID level(s) {bad}: choose from 0, 5, 6")
+    return levels
+
+
+def parse_kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(x.strip() for x in text.split(",") if x.strip())
+    bad = [k for k in kinds if k not in arrays.KINDS]
+    if bad:
+        raise argparse.ArgumentTypeError(f"unknown array kind(s) {bad}: choose from "
+                                         + ", ".join(arrays.KINDS))
+    return kinds
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="stria-bench",
+        description="Per-drive baselines, 1..N scaling, stria vs md vs dm arrays and "
+                    "I/O engines on the same drives; results.json, report.md and plots.")
+    p.add_argument("--version", action="version", version=f"stria-bench {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="benchmark DEVICES (destroys their contents)")
+    r.add_argument("--devices", nargs="+", required=True, metavar="DEV",
+                   help="block devices to benchmark; everything on them is overwritten")
+    r.add_argument("--suite", choices=sorted(SUITES), default="quick")
+    r.add_argument("--out", type=Path, help="output folder (default ./stria-bench-TIME)")
+    r.add_argument("--levels", type=parse_levels,
+                   help="RAID levels to build, e.g. 0,5,6 (default: the suite's)")
+    r.add_argument("--arrays", type=parse_kinds, default=arrays.KINDS,
+                   help="array implementations to compare (default stria,md,dm)")
+    r.add_argument("--fio-args", default="",
+                   help="extra fio options for every job, e.g. \"--size=1g --iodepth=64\"")
+    r.add_argument("--no-numa", action="store_true",
+                   help="do not place jobs on the drives' NUMA nodes")
+    r.add_argument("--force", action="store_true",
+                   help="overwrite devices holding a file system, partition table or "
+                        "array membership (never a mounted one)")
+    rep = sub.add_parser("report", help="re-render report.md and plots from DIR/results.json")
+    rep.add_argument("dir", type=Path)
+    c = sub.add_parser("compare", help="differences between two runs")
+    c.add_argument("dir1", type=Path)
+    c.add_argument("dir2", type=Path)
+    c.add_argument("-o", "--output", choices=("normal", "json"), default="normal")
+    return p
+
+
+def err(msg: str) -> None:
+    print(f"stria-bench: {msg}", file=sys.stderr)
+
+
+def render_outputs(doc: dict[str, Any], out: Path) -> list[str]:
+    made = plots.render_all(doc, out)
+    (out / "report.md").write_text(report.render(doc, made))
+    return made
+
+
+def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
+    suite = SUITES[a.suite]
+    levels: tuple[int, ...] = a.levels if a.levels is not None else suite.levels
+    try:
+        extra = jobs.normalize_fio_args(shlex.split(a.fio_args))
+    except ValueError as e:
+        err(str(e))
+        return EXIT_ERROR
+    if fio.version() is None:
+        err("fio is not installed")
+        return EXIT_ERROR
+    verdicts = safety.check_all(a.devices)
+    refused = [v for v in verdicts if not v.allowed(a.force)]
+    for v in refused:
+        why = "; ".join(v.fatal + ([] if a.force else v.problems))
+        err(f"refusing {v.path}: {why}" + ("" if v.fatal else " (--force to overwrite)"))
+    if refused:
+        return EXIT_REFUSED
+    out: Path = a.out or Path(f"stria-bench-{datetime.datetime.now():%Y%m%d-%H%M%S}")
+    if out.exists() and any(out.iterdir()):
+        err(f"{out} exists and is not empty: choose another --out")
+        return EXIT_ERROR
+    out.mkdir(parents=True, exist_ok=True)
+    devs = [devices.describe(p) for p in a.devices]
+    environment = env.capture()
+    numa = not a.no_numa and bool(environment["tools"].get("fio_numa"))
+    settings = {
+        "suite": suite.name, "devices": list(a.devices), "levels": list(levels),
+        "arrays": list(a.arrays), "chunk_kib": suite.chunk_kib,
+        "timing": {"runtime": suite.timing.runtime, "ramp_time": suite.timing.ramp_time},
+        "workloads": {"baseline": list(suite.baseline), "scaling": list(suite.scaling),
+                      "arrays": list(suite.arrays), "engines": suite.engine_workload},
+        "workload_params": {n: vars(w) for n, w in jobs.WORKLOADS.items()},
+        "engines": list(suite.engines), "fio_args": list(extra),
+        "numa_placement": numa, "force": bool(a.force),
+        "command": " ".join(shlex.quote(x) for x in sys.argv),
+    }
+    doc = results.new_document(settings)
+    doc["environment"] = environment
+    doc["devices"] = [d.to_json() for d in devs]
+    doc["safety"] = [v.to_json() for v in verdicts]
+    results.save(doc, out)
+    bench = bench_factory(out=out, suite=suite, devs=devs, levels=levels, doc=doc,
+                          extra=extra, numa=numa, kinds=tuple(a.arrays))
+    progress = Progress(bench.planned_jobs(), suite.job_seconds() + 1)
+    bench.progress = progress
+    code = EXIT_OK
+    try:
+        bench.baseline()
+        bench.scaling()
+        bench.raw_engines()
+        if levels:
+            bench.arrays()
+    except KeyboardInterrupt:
+        code = EXIT_INTERRUPTED
+        doc["interrupted"] = True
+    finally:
+        progress.finish()
+        doc["finished"] = results.now()
+        bench.save()
+        made = render_outputs(doc, out)
+    failed = [r["id"] for r in doc["runs"] if r["status"] == "failed"]
+    if code == EXIT_OK and failed:
+        code = EXIT_RUNS_FAILED
+    summary = {"out": str(out), "results": str(out / "results.json"),
+               "report": str(out / "report.md"), "plots": made,
+               "runs": len(doc["runs"]), "failed": failed, "exit": code}
+    if sys.stdout.isatty():
+        print(f"report: {out / 'report.md'}\nresults: {out / 'results.json'}\n"
+              f"plots: {', '.join(made) or 'none'}"
+              + (f"\nfailed runs: {', '.join(failed)}" if failed else ""))
+    else:
+        print(json.dumps(summary))
+    return code
+
+
+def cmd_report(a: argparse.Namespace) -> int:
+    try:
+        doc = results.load(a.dir)
+    except results.ResultsError as e:
+        err(str(e))
+        return EXIT_ERROR
+    from . import analysis
+    doc["analysis"] = analysis.analyze(doc)
+    made = render_outputs(doc, a.dir)
+    print(a.dir / "report.md")
+    for m in made:
+        print(a.dir / m)
+    return EXIT_OK
+
+
+def cmd_compare(a: argparse.Namespace) -> int:
+    try:
+        da, db = results.load(a.dir1), results.load(a.dir2)
+    except results.ResultsError as e:
+        err(str(e))
+        return EXIT_ERROR
+    cmp = compare.compare(da, db)
+    if a.output == "json":
+        print(json.dumps(cmp, indent=1))
+    else:
+        print(compare.render(cmp, str(a.dir1), str(a.dir2)))
+    return EXIT_OK
+
+
+def glue_fio_args(argv: Sequence[str]) -> list[str]:
+    """``--fio-args "--size=1g"`` -> ``--fio-args=--size=1g`` (argparse would
+    take the value for an option of its own)."""
+    out: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        if arg == "--fio-args":
+            nxt = next(it, None)
+            out.append(arg if nxt is None else f"--fio-args={nxt}")
+        else:
+            out.append(arg)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = build_parser().parse_args(glue_fio_args(sys.argv[1:] if argv is None else argv))
+    if a.command == "run":
+        return cmd_run(a)
+    if a.command == "report":
+        return cmd_report(a)
+    return cmd_compare(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

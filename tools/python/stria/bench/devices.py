@@ -1,0 +1,191 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Per-device facts from sysfs: size, NUMA node, io_poll, model, PCIe link.
+
+When the shared ``stria.discovery`` module (owned by stria-tune) provides
+NUMA node and PCIe link, it is used; these small readers are the fallback
+so that stria-bench works on its own (null_blk, loop, files).  ``root``
+lets tests point everything at a recorded fake sysfs tree.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+SYSFS = Path("/sys")
+
+
+@dataclass
+class DeviceInfo:
+    """What stria-bench records about one device named on the command line."""
+
+    path: str
+    name: str
+    is_block: bool
+    size_bytes: int | None = None
+    numa_node: int | None = None
+    io_poll: bool | None = None
+    model: str | None = None
+    firmware: str | None = None
+    serial: str | None = None
+    pcie_link: str | None = None
+    scheduler: str | None = None
+    source: str = "sysfs"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return None
+
+
+def kernel_name(path: str) -> str:
+    """The kernel's name for a device path (/dev/md/x -> md127), else the base name."""
+    real = os.path.realpath(path)
+    return os.path.basename(real)
+
+
+def is_block_device(path: str) -> bool:
+    try:
+        return stat.S_ISBLK(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _numa_node(dev_dir: Path) -> int | None:
+    """Walk up the device's parents to the first numa_node file (nvme: the PCI function)."""
+    try:
+        cur = dev_dir.resolve()
+    except OSError:
+        return None
+    for _ in range(8):
+        val = _read(cur / "numa_node")
+        if val is not None:
+            try:
+                node = int(val)
+            except ValueError:
+                return None
+            return node if node >= 0 else None
+        if cur.parent == cur:
+            break
+        cur = cur.parent
+    return None
+
+
+def _pcie_link(dev_dir: Path) -> str | None:
+    try:
+        cur = dev_dir.resolve()
+    except OSError:
+        return None
+    for _ in range(8):
+        speed = _read(cur / "current_link_speed")
+        if speed is not None:
+            width = _read(cur / "current_link_width")
+            mspeed = _read(cur / "max_link_speed")
+            mwidth = _read(cur / "max_link_width")
+            return f"{speed} x{width} (max {mspeed} x{mwidth})"
+        if cur.parent == cur:
+            break
+        cur = cur.parent
+    return None
+
+
+def _scheduler(text: str | None) -> str | None:
+    if text is None:
+        return None
+    for word in text.split():
+        if word.startswith("["):
+            return word.strip("[]")
+    return text
+
+
+def from_sysfs(path: str, root: Path = SYSFS, name: str | None = None) -> DeviceInfo:
+    """Read what sysfs says about @path (a block device or a plain file)."""
+    name = name or kernel_name(path)
+    block = root / "class" / "block" / name
+    info = DeviceInfo(path=path, name=name, is_block=is_block_device(path) or block.exists())
+    if not block.exists():
+        try:
+            info.size_bytes = os.stat(path).st_size
+        except OSError:
+            pass
+        return info
+    sectors = _read(block / "size")
+    info.size_bytes = int(sectors) * 512 if sectors and sectors.isdigit() else None
+    poll = _read(block / "queue" / "io_poll")
+    info.io_poll = None if poll is None else poll == "1"
+    info.scheduler = _scheduler(_read(block / "queue" / "scheduler"))
+    dev = block / "device"
+    # nvme namespace: device -> controller (model, firmware_rev, serial)
+    info.model = _read(dev / "model")
+    info.firmware = _read(dev / "firmware_rev") or _read(dev / "rev")
+    info.serial = _read(dev / "serial")
+    info.numa_node = _numa_node(dev) if dev.exists() else None
+    info.pcie_link = _pcie_link(dev) if dev.exists() else None
+    return info
+
+
+def _discovery_lookup() -> Callable[[str], dict[str, Any]] | None:
+    """stria.discovery's per-device lookup, if that module exists and has one."""
+    try:
+        import importlib
+        mod = importlib.import_module("stria.discovery")
+    except ImportError:
+        return None
+    for fn_name in ("device_info", "describe_device", "block_device"):
+        fn = getattr(mod, fn_name, None)
+        if callable(fn):
+            def call(path: str, fn: Any = fn) -> dict[str, Any]:
+                res = fn(path)
+                if isinstance(res, dict):
+                    return res
+                return {k: getattr(res, k) for k in dir(res) if not k.startswith("_")}
+            return call
+    return None
+
+
+def describe(path: str, root: Path = SYSFS) -> DeviceInfo:
+    """from_sysfs, overlaid with stria.discovery's NUMA node and PCIe link when available."""
+    info = from_sysfs(path, root)
+    lookup = _discovery_lookup() if root == SYSFS else None
+    if lookup is None:
+        return info
+    try:
+        d = lookup(path)
+    except Exception:  # a discovery failure must not stop a benchmark
+        return info
+    node = d.get("numa_node")
+    if isinstance(node, int):
+        info.numa_node = node if node >= 0 else None
+    link = d.get("pcie_link") or d.get("link")
+    if link:
+        info.pcie_link = str(link)
+    info.source = "stria.discovery"
+    return info
+
+
+def online_numa_nodes(root: Path = SYSFS) -> list[int]:
+    """Online NUMA nodes ("0-1,3" -> [0, 1, 3]); [0] when unknown."""
+    text = _read(root / "devices" / "system" / "node" / "online")
+    if not text:
+        return [0]
+    nodes: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        nodes.extend(range(int(lo), int(hi or lo) + 1))
+    return nodes
+
+
+def holders(name: str, root: Path = SYSFS) -> list[str]:
+    """Devices stacked on @name (md, dm, stria arrays)."""
+    try:
+        return sorted(os.listdir(root / "class" / "block" / name / "holders"))
+    except OSError:
+        return []

@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0
+"""report.md: the seeds' tables from a results document.
+
+Rendering is a pure function of results.json, so ``stria-bench report DIR``
+re-renders any old run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .jobs import WORKLOADS
+
+
+def fmt_value(v: float | None, unit: str) -> str:
+    """54600 iops -> "54.6k IOPS"; 1.5e9 bw_bytes -> "1500 MB/s"."""
+    if v is None:
+        return "-"
+    if unit == "iops":
+        if v >= 1e6:
+            return f"{v / 1e6:.2f}M IOPS"
+        if v >= 1e3:
+            return f"{v / 1e3:.1f}k IOPS"
+        return f"{v:.0f} IOPS"
+    return f"{v / 1e6:.0f} MB/s" if v >= 1e7 else f"{v / 1e6:.1f} MB/s"
+
+
+def fmt_pct(r: float | None) -> str:
+    return "-" if r is None else f"{r * 100:.0f} %"
+
+
+def fmt_lat(ns: float | None) -> str:
+    if ns is None:
+        return "-"
+    if ns >= 1e6:
+        return f"{ns / 1e6:.2f} ms"
+    return f"{ns / 1e3:.0f} µs"
+
+
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out + [""]
+
+
+def _run(doc: dict[str, Any], run_id: str) -> dict[str, Any] | None:
+    return next((r for r in doc.get("runs", []) if r.get("id") == run_id), None)
+
+
+def _p99(run: dict[str, Any] | None, write: bool) -> float | None:
+    if not run or run.get("status") != "ok":
+        return None
+    v = run.get("write" if write else "read", {}).get("clat_ns", {}).get("99")
+    return float(v) if isinstance(v, (int, float)) else None
+
+
+def header(doc: dict[str, Any]) -> list[str]:
+    s = doc.get("settings", {})
+    env = doc.get("environment", {})
+    tools = env.get("tools", {})
+    tune = env.get("stria_tune", {})
+    t = s.get("timing", {})
+    lines = [
+        "# stria-bench report", "",
+        f"- started {doc.get('started')}, finished {doc.get('finished') or 'not finished'}",
+        f"- suite **{s.get('suite')}**: {t.get('runtime')} s per job after "
+        f"{t.get('ramp_time')} s ramp; levels {', '.join(f'RAID{x}' for x in s.get('levels', []))}; "
+        f"chunk {s.get('chunk_kib')} KiB",
+        f"- devices: {', '.join(s.get('devices', []))}",
+        f"- kernel {env.get('kernel', {}).get('release')}, {env.get('cpu', {}).get('count')} CPUs "
+        f"({env.get('cpu', {}).get('model')}), NUMA nodes "
+        f"{', '.join(f'{k}: {v}' for k, v in env.get('numa', {}).items())}",
+        f"- {tools.get('fio')}; NUMA placement "
+        f"{'on' if s.get('numa_placement') else 'off'}; extra fio options: "
+        f"{' '.join(s.get('fio_args', [])) or 'none'}",
+        "- stria-tune state: " + ("recorded in results.json" if tune.get("available")
+                                  else f"not recorded ({tune.get('reason', 'unknown')})"),
+        "",
+    ]
+    return lines
+
+
+def devices_section(doc: dict[str, Any]) -> list[str]:
+    rows = []
+    for d in doc.get("devices", []):
+        size = d.get("size_bytes")
+        rows.append([d.get("path", ""), d.get("model") or "-", d.get("firmware") or "-",
+                     "-" if d.get("numa_node") is None else str(d["numa_node"]),
+                     d.get("pcie_link") or "-",
+                     {True: "1", False: "0", None: "-"}[d.get("io_poll")],
+                     "-" if not size else f"{size / 2**30:.1f} GiB"])
+    return ["## Devices", ""] + table(
+        ["device", "model", "firmware", "NUMA", "PCIe link", "io_poll", "size"], rows)
+
+
+def baseline_section(doc: dict[str, Any]) -> list[str]:
+    an = doc.get("analysis", {}).get("baseline", {})
+    if not an:
+        return []
+    names = [w for w in WORKLOADS if w in an]
+    rows = []
+    for d in doc.get("devices", []):
+        row = [d["path"]]
+        for w in names:
+            row.append(fmt_value(an[w]["per_drive"].get(d["path"]), an[w]["unit"]))
+        name = d.get("name", "")
+        row.append(fmt_lat(_p99(_run(doc, f"baseline/{name}/randread-4k/libaio"), False)))
+        rows.append(row)
+    rows.append(["**sum**"] + [fmt_value(an[w]["aggregate"], an[w]["unit"]) for w in names]
+                + [""])
+    out = ["## Per-drive baseline", ""] + table(["drive"] + names + ["randread p99"], rows)
+    for w in names:
+        wl = an[w].get("weakest_link")
+        if wl:
+            out.append(f"- {w}: weakest link **{wl['member']}** at "
+                       f"{fmt_value(wl['slowest'], an[w]['unit'])} -> striping bound "
+                       f"{fmt_value(wl['bound'], an[w]['unit'])} "
+                       f"(slowest x {wl['members']}; fastest drive "
+                       f"{fmt_value(wl['fastest'], an[w]['unit'])})")
+    return out + [""]
+
+
+def scaling_section(doc: dict[str, Any]) -> list[str]:
+    an = doc.get("analysis", {}).get("scaling", {})
+    out: list[str] = []
+    for w, data in an.items():
+        unit = WORKLOADS[w].metric
+        rows = [[str(p["drives"]), fmt_value(p["measured"], unit), fmt_value(p["linear"], unit),
+                 fmt_pct(p["ratio"])] for p in data["points"]]
+        out += [f"## Scaling: {w}, drives 1..N together", ""]
+        out += table(["drives", "measured", "linear (sum of baselines)", "of linear"], rows)
+        at = data.get("departs_at")
+        thr = fmt_pct(data.get("threshold"))
+        out.append(f"Scaling departs from linear at **{at} drives** (below {thr})." if at
+                   else f"Scaling stays within {thr} of linear.")
+        out.append("")
+    return out
+
+
+def engines_section(doc: dict[str, Any]) -> list[str]:
+    an = doc.get("analysis", {}).get("engines", [])
+    if not an:
+        return []
+    rows = []
+    for e in an:
+        unit = WORKLOADS[e["workload"]].metric if e.get("workload") in WORKLOADS else "iops"
+        rows.append([str(e.get("target")), str(e.get("engine")), fmt_value(e.get("value"), unit),
+                     fmt_lat(e.get("lat_p99_ns")),
+                     "ok" if e.get("status") == "ok" else f"{e.get('status')}: {e.get('reason')}"])
+    return ["## Engines: libaio, io_uring, io_uring + hipri (polled)", ""] + table(
+        ["target", "engine", "result", "p99", "note"], rows)
+
+
+def arrays_section(doc: dict[str, Any]) -> list[str]:
+    an = doc.get("analysis", {}).get("arrays", [])
+    tried = doc.get("arrays", [])
+    if not an and not tried:
+        return []
+    out = ["## Arrays vs the raw drives", ""]
+    rows = []
+    for a in an:
+        unit = a.get("unit", "iops")
+        note = "" if a.get("status") == "ok" else f"{a.get('status')}: {a.get('reason')}"
+        rows.append([f"{a['kind']} RAID{a['level']}", a["workload"],
+                     fmt_value(a.get("value"), unit), fmt_value(a.get("raw"), unit),
+                     fmt_pct(a.get("efficiency")), fmt_value(a.get("bound"), unit),
+                     fmt_pct(a.get("of_bound")), note])
+    out += table(["array", "workload", "result", "raw aggregate", "efficiency",
+                  "bound", "of bound", "note"], rows)
+    for t in tried:
+        if t.get("status") != "ok":
+            out.append(f"- {t.get('kind')} RAID{t.get('level')}: {t.get('status')}: "
+                       f"{t.get('reason')}")
+    out.append("")
+    out.append("Efficiency = array / raw aggregate of the same drives, same workload. "
+               "Bound = slowest member x members for reads; for RAID5/6 writes, the "
+               "member I/Os per write (read-modify-write or reconstruct-write, whichever "
+               "is cheaper) or N - parity data members for full stripes.")
+    return out + [""]
+
+
+def problems_section(doc: dict[str, Any]) -> list[str]:
+    bad = [r for r in doc.get("runs", []) if r.get("status") == "failed"]
+    if not bad:
+        return []
+    return ["## Failed runs", ""] + [f"- `{r['id']}`: {r.get('reason')}" for r in bad] + [""]
+
+
+def plots_section(plots: list[str]) -> list[str]:
+    if not plots:
+        return []
+    return ["## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]
+
+
+def render(doc: dict[str, Any], plots: list[str] | None = None) -> str:
+    parts = (header(doc) + devices_section(doc) + baseline_section(doc)
+             + scaling_section(doc) + engines_section(doc) + arrays_section(doc)
+             + problems_section(doc) + plots_section(plots or []))
+    parts += ["## Repeating a run", "",
+              "Every measurement is a fio job file in `jobs/`; its JSON output is in "
+              "`fio/`. Repeat one by hand with `fio --output-format=json jobs/FILE.fio`.", ""]
+    return "\n".join(parts)

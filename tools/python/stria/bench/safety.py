@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Refusing devices that hold data.
+
+stria-bench writes to every device named on the command line, and to
+nothing else.  A device is refused when ``blkid -p`` finds a signature on
+it (file system, partition table, RAID member), when ``lsblk`` shows
+children (partitions, md/dm/stria arrays on it), when sysfs lists holders,
+or when it is mounted.  ``--force`` overrides everything except a mount:
+a mounted file system is never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from . import devices
+
+Runner = Callable[[list[str]], "tuple[int, str]"]
+
+
+def run_cmd(cmd: list[str]) -> tuple[int, str]:
+    """Run a probe command; (exit code, stdout).  127 when not installed."""
+    try:
+        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
+                           text=True, timeout=60, check=False)
+    except FileNotFoundError:
+        return 127, ""
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return 1, str(e)
+    return p.returncode, p.stdout
+
+
+@dataclass
+class Verdict:
+    """Why a device may or may not be written to."""
+
+    path: str
+    problems: list[str] = field(default_factory=list)
+    fatal: list[str] = field(default_factory=list)  # not even --force
+
+    def allowed(self, force: bool) -> bool:
+        return not self.fatal and (force or not self.problems)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "problems": self.problems, "fatal": self.fatal}
+
+
+def parse_blkid_export(text: str) -> dict[str, str]:
+    """``blkid -p -o export`` output as a dict."""
+    out: dict[str, str] = {}
+    for line in text.splitlines():
+        k, sep, v = line.partition("=")
+        if sep:
+            out[k.strip()] = v.strip()
+    return out
+
+
+def blkid_problems(code: int, text: str) -> list[str]:
+    """Signatures blkid found.  Exit 2 means none; other codes are doubts."""
+    if code == 2:
+        return []
+    if code == 127:
+        return ["blkid is not installed: cannot check for signatures"]
+    if code != 0:
+        return [f"blkid -p failed (exit {code}): cannot tell what is on the device"]
+    tags = parse_blkid_export(text)
+    found = []
+    if "PTTYPE" in tags:
+        found.append(f"partition table ({tags['PTTYPE']})")
+    if "TYPE" in tags:
+        usage = tags.get("USAGE", "")
+        kind = "array member" if usage == "raid" or tags["TYPE"].endswith("_member") \
+            else "file system" if usage == "filesystem" else "signature"
+        found.append(f"{kind} ({tags['TYPE']})")
+    if not found and tags:
+        found.append("unknown signature: " + " ".join(f"{k}={v}" for k, v in tags.items()))
+    return found
+
+
+def lsblk_problems(text: str) -> tuple[list[str], list[str]]:
+    """(problems, fatal) from ``lsblk -J -o NAME,TYPE,MOUNTPOINT``."""
+    problems: list[str] = []
+    fatal: list[str] = []
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError:
+        return ["lsblk output unreadable"], []
+
+    def walk(node: dict[str, Any], depth: int) -> None:
+        mp = node.get("mountpoint")
+        mps = node.get("mountpoints") or ([mp] if mp else [])
+        for m in mps:
+            if m:
+                fatal.append(f"{node.get('name')} is mounted on {m}")
+        if depth > 0:
+            problems.append(f"has {node.get('type', 'child')} {node.get('name')}")
+        for child in node.get("children", []) or []:
+            walk(child, depth + 1)
+
+    for dev in doc.get("blockdevices", []):
+        walk(dev, 0)
+    return problems, fatal
+
+
+def check(path: str, run: Runner = run_cmd, root: Path = devices.SYSFS) -> Verdict:
+    """Everything that makes @path unsafe to overwrite."""
+    v = Verdict(path)
+    if not Path(path).exists():
+        v.fatal.append("does not exist")
+        return v
+    code, out = run(["blkid", "-p", "-o", "export", path])
+    v.problems += blkid_problems(code, out)
+    if devices.is_block_device(path):
+        code, out = run(["lsblk", "-J", "-o", "NAME,TYPE,MOUNTPOINT", path])
+        if code == 0:
+            p, f = lsblk_problems(out)
+            v.problems += p
+            v.fatal += f
+        held = devices.holders(devices.kernel_name(path), root)
+        for h in held:
+            msg = f"held by {h}"
+            if not any(h in p for p in v.problems):
+                v.problems.append(msg)
+    return v
+
+
+def check_all(paths: list[str], run: Runner = run_cmd,
+              root: Path = devices.SYSFS) -> list[Verdict]:
+    verdicts = [check(p, run, root) for p in paths]
+    seen: dict[str, str] = {}
+    for v in verdicts:
+        real = str(Path(v.path).resolve())
+        if real in seen:
+            v.fatal.append(f"same device as {seen[real]}")
+        seen.setdefault(real, v.path)
+    return verdicts

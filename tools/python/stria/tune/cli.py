@@ -1,0 +1,458 @@
+# SPDX-License-Identifier: GPL-2.0
+"""stria-tune command line: parse, run one subcommand, print, exit code.
+
+Exit codes: 0 done; 1 error, nothing changed; 2 bad usage; 3 partial
+(some settings were refused or their device disappeared; the rest was
+applied and everything applied is in the revert state).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import IO, Any, Sequence
+
+from .. import __version__
+from ..discovery import BlockDevice, System, block_device, device_name, discover
+from ..sysfs import Sysfs
+from . import apply as applymod
+from . import persist, profiles, show
+from .apply import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, Runner
+from .nvme import IoctlAdmin, NvmeAdmin
+from .plan import Change, PlanError, make_plan, select
+from .state import DEFAULT_DIR as STATE_DIR
+from .state import State, StateError
+
+PROG = "stria-tune"
+DEFAULT_PROFILE = "balanced"
+
+
+class CliError(Exception):
+    """A user-facing error: printed as 'stria-tune: error: ...', exit 1."""
+
+
+def _env_path(name: str, default: Path) -> Path:
+    value = os.environ.get(name)
+    return Path(value) if value else default
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("-o", "--output", choices=("normal", "json"), default="normal",
+                        help="output format (default: normal)")
+    common.add_argument("--root", default=os.environ.get("STRIA_SYSFS_ROOT", "/"),
+                        help="root of the /sys and /proc trees to use "
+                             "(env STRIA_SYSFS_ROOT; default /)")
+    common.add_argument("--state-dir", type=Path,
+                        default=_env_path("STRIA_TUNE_STATE_DIR", STATE_DIR),
+                        help="where the revert state lives (env STRIA_TUNE_STATE_DIR; "
+                             "default %(default)s)")
+    common.add_argument("--modprobe-dir", type=Path,
+                        default=_env_path("STRIA_TUNE_MODPROBE_DIR", Path("/etc/modprobe.d")),
+                        help="where module options go (env STRIA_TUNE_MODPROBE_DIR; "
+                             "default %(default)s)")
+    common.add_argument("--udev-dir", type=Path,
+                        default=_env_path("STRIA_TUNE_UDEV_DIR", persist.DEFAULT_DIR),
+                        help="where persist writes its rules (env STRIA_TUNE_UDEV_DIR; "
+                             "default %(default)s)")
+    env_dirs = [Path(p) for p in os.environ.get("STRIA_TUNE_PROFILE_DIR", "").split(":") if p]
+    common.add_argument("--profile-dir", type=Path, action="append", default=env_dirs,
+                        help="extra directory of *.toml profiles, searched first "
+                             "(repeatable; env STRIA_TUNE_PROFILE_DIR, colon-separated)")
+
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Inspect, apply, revert and persist the NVMe and "
+        "block-layer settings that decide stria array performance.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("show", parents=[common],
+                       help="current vs recommended settings, PCIe links, NUMA, IRQs")
+    p.add_argument("devices", nargs="*", metavar="DEV")
+    p.add_argument("-p", "--profile", default=DEFAULT_PROFILE,
+                   help="profile to compare with (default: %(default)s)")
+
+    sub.add_parser("profiles", parents=[common],
+                   help="list the profiles, what each sets and why")
+
+    p = sub.add_parser("apply", parents=[common], help="apply a profile now")
+    p.add_argument("devices", nargs="*", metavar="DEV",
+                   help="namespaces or controllers (default: every NVMe namespace)")
+    p.add_argument("-p", "--profile", required=True)
+    p.add_argument("-n", "--dry-run", action="store_true",
+                   help="print what would change, change nothing")
+    p.add_argument("--queue-only", action="store_true",
+                   help="only block-queue settings (for non-NVMe devices)")
+    p.add_argument("--reload-nvme", action="store_true",
+                   help="reload the nvme driver so module parameters take effect "
+                        "(refused while an NVMe device is mounted or in use)")
+
+    sub.add_parser("revert", parents=[common],
+                   help="restore every value apply changed")
+
+    p = sub.add_parser("persist", parents=[common],
+                       help="write udev rules that apply a profile at boot and hotplug")
+    p.add_argument("devices", nargs="*", metavar="DEV")
+    p.add_argument("-p", "--profile", required=True)
+    p.add_argument("-n", "--dry-run", action="store_true", help="print the rules only")
+
+    sub.add_parser("unpersist", parents=[common], help="remove the udev rules")
+    return parser
+
+
+class Context:
+    """Everything a subcommand needs; tests build it with fakes."""
+
+    def __init__(self, args: argparse.Namespace, nvme: NvmeAdmin | None,
+                 euid: int, runner: Runner | None, out: IO[str]) -> None:
+        self.args = args
+        self.root = str(args.root)
+        self.fs = Sysfs.at(self.root)
+        self.nvme: NvmeAdmin = nvme or IoctlAdmin(Path(self.root) / "dev")
+        self.euid = euid
+        self.runner = runner
+        self.out = out
+        self.json = args.output == "json"
+
+    def console(self) -> Any:
+        from rich.console import Console
+
+        width = None if self.out.isatty() else int(os.environ.get("COLUMNS", "160"))
+        return Console(file=self.out, width=width, highlight=False)
+
+    def emit(self, data: dict[str, Any]) -> None:
+        self.out.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+    def profile_dirs(self) -> list[Path]:
+        return profiles.search_path(list(self.args.profile_dir))
+
+    def profile(self, name: str) -> profiles.Profile:
+        try:
+            return profiles.load(name, self.profile_dirs())
+        except profiles.ProfileError as e:
+            raise CliError(str(e)) from e
+
+    def system(self) -> System:
+        if not self.fs.exists("/sys/block"):
+            raise CliError(f"{self.fs.path('/sys/block')} does not exist: "
+                           f"is --root ({self.root}) a sysfs tree?")
+        return discover(self.root)
+
+    def need_root(self, what: str) -> None:
+        if self.euid != 0:
+            raise CliError(f"{what} needs root: it writes kernel settings "
+                           f"(run it with sudo; 'apply --dry-run' shows the changes "
+                           f"without root)")
+
+
+def _named(ctx: Context, system: System, names: list[str]) -> tuple[list[BlockDevice], list[str]]:
+    extra: list[BlockDevice] = []
+    only: list[str] = []
+    for arg in names:
+        name = device_name(arg)
+        if system.namespace(name) or system.controller(name):
+            only.append(name)
+            ctrl = system.controller(name)
+            if ctrl:
+                only.extend(ctrl.namespaces)
+            continue
+        dev = block_device(name, ctx.root, system.numa_nodes)
+        if dev is None:
+            raise CliError(f"{arg}: no such block device or NVMe controller")
+        extra.append(dev)
+        only.append(name)
+    return extra, only
+
+
+def cmd_show(ctx: Context) -> int:
+    prof = ctx.profile(ctx.args.profile)
+    system = ctx.system()
+    extra, only = _named(ctx, system, ctx.args.devices)
+    report = show.build(system, prof, ctx.nvme, extra, only or None)
+    if ctx.json:
+        ctx.emit(report)
+    else:
+        show.render(report, ctx.console())
+    return EXIT_OK
+
+
+def cmd_profiles(ctx: Context) -> int:
+    found = profiles.available(ctx.profile_dirs())
+    items: list[dict[str, Any]] = []
+    for name, path in found.items():
+        try:
+            prof = profiles.load_file(path, name)
+        except profiles.ProfileError as e:
+            items.append({"name": name, "source": str(path), "error": str(e)})
+            continue
+        items.append({"name": name, "source": prof.source, "description": prof.description,
+                      "cpu_cost": prof.cpu_cost,
+                      "settings": [asdict(s) for s in prof.settings]})
+    if ctx.json:
+        ctx.emit({"profiles": items})
+        return EXIT_OK
+    from rich.table import Table
+
+    con = ctx.console()
+    for item in items:
+        if "error" in item:
+            con.print(f"[red]{item['name']}[/red] ({item['source']}): {item['error']}")
+            continue
+        con.print(f"[bold]{item['name']}[/bold]: {item['description']}  [dim]({item['source']})[/dim]")
+        if item["cpu_cost"]:
+            con.print(f"  cost: {item['cpu_cost']}")
+        t = Table(show_header=True, box=None, padding=(0, 2))
+        for col in ("sets", "to", "why"):
+            t.add_column(col)
+        for s in item["settings"]:
+            what = {"queue": f"queue/{s['key']}", "expect": f"queue/{s['key']} (expected)",
+                    "coalescing": "NVMe coalescing (0x08)",
+                    "module": f"{s['key']} (modprobe.d)"}[s["scope"]]
+            value = s["value"]
+            if s["scope"] == "coalescing":
+                value = profiles.Coalescing.from_register(int(value, 0)).describe()
+            t.add_row(what, value, s["why"])
+        con.print(t)
+        con.print()
+    return EXIT_OK
+
+
+def _change_dict(ch: Change) -> dict[str, Any]:
+    d = asdict(ch)
+    d.pop("implicit")
+    if ch.kind == "file":
+        # The file's text is long: show it once, not the previous content.
+        d["old"] = None if ch.old is None else "(previous file)"
+    return d
+
+
+def _print_changes(ctx: Context, changes: list[Change], title: str, done: bool) -> None:
+    from rich.table import Table
+
+    t = Table(title=title, title_justify="left")
+    cols = ["device", "setting", "current", "new", "status"] + (["result"] if done else [])
+    for c in cols:
+        t.add_column(c)
+    t.add_column("note")
+    for ch in changes:
+        new = ch.new or ""
+        old = ch.old if ch.old is not None else "-"
+        if ch.kind == "file":
+            old = "(exists)" if ch.old is not None else "(none)"
+            new = ch.target
+        row = [ch.device, ch.setting, old, new, ch.status]
+        if done:
+            row.append(ch.result or "")
+        row.append(ch.message or ch.note)
+        t.add_row(*row)
+    ctx.console().print(t)
+
+
+def _wait_for_namespaces(ctx: Context, count: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if len(discover(ctx.root).namespaces) >= count:
+            return
+        time.sleep(0.5)
+
+
+def cmd_apply(ctx: Context) -> int:
+    args = ctx.args
+    prof = ctx.profile(args.profile)
+    if not args.dry_run:
+        ctx.need_root("apply")
+    system = ctx.system()
+    try:
+        devices = select(system, args.devices, ctx.root)
+        if not devices:
+            raise CliError("no NVMe namespaces found: name the devices to tune")
+        changes = make_plan(ctx.fs, system, prof, devices, ctx.nvme, args.modprobe_dir,
+                            args.queue_only)
+    except PlanError as e:
+        raise CliError(str(e)) from e
+    reload: dict[str, Any] | None = None
+    code = EXIT_OK
+    if not args.dry_run:
+        try:
+            state = State.load(args.state_dir)
+        except StateError as e:
+            raise CliError(str(e)) from e
+        try:
+            if args.reload_nvme and not args.queue_only:
+                code, changes, reload = _apply_with_reload(ctx, prof, system, changes, state)
+            else:
+                code = applymod.apply(changes, ctx.fs, ctx.nvme, state, prof.name)
+        except StateError as e:
+            raise CliError(f"{e}; nothing more was changed ('stria-tune revert' undoes "
+                           f"what was)") from e
+    elif args.reload_nvme:
+        reload = {"done": False, "message": "dry run: would reload nvme if module "
+                  "parameters differ and no NVMe device is in use"}
+    if ctx.json:
+        ctx.emit({"profile": prof.name, "dry_run": bool(args.dry_run),
+                  "changes": [_change_dict(c) for c in changes],
+                  "reload": reload, "exit_code": code})
+        return code
+    title = (f"Profile {prof.name}: " +
+             ("would change (dry run)" if args.dry_run else "changes"))
+    _print_changes(ctx, changes, title, not args.dry_run)
+    con = ctx.console()
+    if prof.cpu_cost:
+        con.print(f"[dim]cost: {prof.cpu_cost}[/dim]")
+    mod = [c for c in changes if c.kind == "file" and c.status == "change"]
+    if mod and not reload:
+        con.print(f"Module options written to {mod[0].target}: {mod[0].note}. Rebuild the "
+                  f"initramfs if nvme loads from it, then reboot (or use --reload-nvme).")
+    if reload:
+        con.print(("reload: " if reload["done"] else "no reload: ") + reload["message"])
+    if code == EXIT_PARTIAL:
+        con.print("[yellow]partial:[/yellow] some settings were not applied (see result); "
+                  "everything applied can be undone with 'stria-tune revert'")
+    return code
+
+
+def _apply_with_reload(ctx: Context, prof: profiles.Profile, system: System,
+                       changes: list[Change], state: State
+                       ) -> tuple[int, list[Change], dict[str, Any]]:
+    """Write modprobe.d, reload nvme, then plan and apply the runtime
+    settings on the freshly probed devices."""
+    mods = [c for c in changes if c.kind == "file"]
+    code = applymod.apply(mods, ctx.fs, ctx.nvme, state, prof.name)
+    differs = [s for s in prof.modules()
+               if system.module_param(*s.key.split(".", 1)) != s.value]
+    if not differs:
+        reload = {"done": False, "message": "running modules already match the profile"}
+    else:
+        core = any(s.key.startswith("nvme_core.") for s in differs)
+        before = len(system.namespaces)
+        ok, msg = applymod.reload_nvme(ctx.fs, ctx.args.modprobe_dir, core,
+                                       ctx.runner or applymod._run)
+        reload = {"done": ok, "message": msg}
+        if not ok:
+            code = EXIT_PARTIAL
+        else:
+            _wait_for_namespaces(ctx, before)
+            system = ctx.system()
+    try:
+        devices = select(system, ctx.args.devices, ctx.root)
+        rest = [c for c in make_plan(ctx.fs, system, prof, devices, ctx.nvme,
+                                     ctx.args.modprobe_dir) if c.kind != "file"]
+    except PlanError as e:
+        raise CliError(f"after reload: {e}") from e
+    code = max(code, applymod.apply(rest, ctx.fs, ctx.nvme, state, prof.name))
+    return code, mods + rest, reload
+
+
+def cmd_revert(ctx: Context) -> int:
+    ctx.need_root("revert")
+    try:
+        state = State.load(ctx.args.state_dir)
+        code, restored = applymod.revert(state, ctx.fs, ctx.nvme)
+    except StateError as e:
+        raise CliError(str(e)) from e
+    if ctx.json:
+        ctx.emit({"restored": [{"device": r.entry.device, "setting": r.entry.setting,
+                                "target": r.entry.target,
+                                "value": r.entry.old if r.entry.kind != "file" else None,
+                                "result": r.result, "message": r.message}
+                               for r in restored],
+                  "remaining": len(state.entries), "exit_code": code})
+        return code
+    con = ctx.console()
+    if not restored:
+        con.print("nothing to revert (no saved state in "
+                  f"{ctx.args.state_dir / 'state.json'})")
+        return code
+    from rich.table import Table
+
+    t = Table(title="Reverted", title_justify="left")
+    for col in ("device", "setting", "restored to", "result", "note"):
+        t.add_column(col)
+    for r in restored:
+        value = r.entry.old if r.entry.kind != "file" else (
+            "(previous file)" if r.entry.old is not None else "(removed)")
+        t.add_row(r.entry.device, r.entry.setting, value or "", r.result, r.message)
+    con.print(t)
+    if code == EXIT_PARTIAL:
+        con.print(f"[yellow]partial:[/yellow] {len(state.entries)} value(s) could not be "
+                  f"restored and stay in the state; run revert again once fixed")
+    return code
+
+
+def cmd_persist(ctx: Context) -> int:
+    args = ctx.args
+    prof = ctx.profile(args.profile)
+    system = ctx.system()
+    devices = None
+    if args.devices:
+        try:
+            devices = select(system, args.devices, ctx.root)
+        except PlanError as e:
+            raise CliError(str(e)) from e
+        others = [d.name for d in devices if not d.is_nvme]
+        if others:
+            raise CliError(f"{', '.join(others)}: not an NVMe device; the rules only "
+                           f"match NVMe namespaces")
+    text = persist.rules_text(prof, system, devices)
+    path = args.udev_dir / persist.RULES_FILE
+    if not args.dry_run:
+        try:
+            persist.write_rules(args.udev_dir, text)
+        except OSError as e:
+            raise CliError(f"cannot write {path}: {e.strerror}"
+                           + (" (needs root)" if ctx.euid != 0 else "")) from e
+    if ctx.json:
+        ctx.emit({"profile": prof.name, "path": str(path), "dry_run": bool(args.dry_run),
+                  "rules": text})
+    else:
+        ctx.out.write(text if args.dry_run else
+                      f"wrote {path}; it applies at the next boot or hotplug "
+                      f"('udevadm trigger' applies it now)\n")
+    return EXIT_OK
+
+
+def cmd_unpersist(ctx: Context) -> int:
+    try:
+        path = persist.remove_rules(ctx.args.udev_dir)
+    except OSError as e:
+        raise CliError(f"cannot remove rules: {e.strerror}") from e
+    if ctx.json:
+        ctx.emit({"removed": str(path) if path else None})
+    else:
+        ctx.out.write(f"removed {path}\n" if path else
+                      f"no rules file in {ctx.args.udev_dir}\n")
+    return EXIT_OK
+
+
+COMMANDS = {"show": cmd_show, "profiles": cmd_profiles, "apply": cmd_apply,
+            "revert": cmd_revert, "persist": cmd_persist, "unpersist": cmd_unpersist}
+
+
+def main(argv: Sequence[str] | None = None, *, nvme: NvmeAdmin | None = None,
+         euid: int | None = None, runner: Runner | None = None,
+         out: IO[str] | None = None, err: IO[str] | None = None) -> int:
+    """Entry point; the keyword arguments let tests swap in fakes."""
+    err = err or sys.stderr
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    ctx = Context(args, nvme, os.geteuid() if euid is None else euid, runner,
+                  out or sys.stdout)
+    try:
+        return COMMANDS[args.command](ctx)
+    except CliError as e:
+        err.write(f"{PROG}: error: {e}\n")
+        return EXIT_ERROR
+    except BrokenPipeError:
+        # The reader went away (stria-tune show | head): not an error.
+        sys.stdout = open(os.devnull, "w")
+        return EXIT_OK
+    except KeyboardInterrupt:
+        err.write(f"{PROG}: interrupted; 'stria-tune revert' undoes what was applied\n")
+        return EXIT_ERROR

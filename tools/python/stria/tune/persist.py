@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The udev rules file that re-applies a profile at boot and on hotplug.
+
+Block-queue settings become ATTR{queue/...} assignments on NVMe namespaces
+(partitions excluded); interrupt coalescing becomes a RUN+= of nvme-cli on
+the controller, both when it is added (coldplug at boot) and when the
+driver reports it connected (NVME_EVENT=connected, after a reset or
+hotplug; at "add" time a hotplugged controller may not be live yet).
+Module parameters are not here: apply writes them to modprobe.d.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ..discovery import BlockDevice, System
+from .profiles import Profile
+from .state import atomic_write
+
+RULES_FILE = "90-stria-tune.rules"
+DEFAULT_DIR = Path("/etc/udev/rules.d")
+
+
+def nvme_cli() -> str:
+    return shutil.which("nvme", path="/usr/sbin:/sbin:/usr/bin:/bin") or "/usr/sbin/nvme"
+
+
+def rules_text(profile: Profile, system: System, devices: list[BlockDevice] | None,
+               nvme: str | None = None) -> str:
+    """The rules for ``profile``: every NVMe namespace, or only ``devices``
+    (matched by their stable WWID and their controllers' serial numbers)."""
+    nvme = nvme or nvme_cli()
+    lines = [
+        f"# Written by 'stria-tune persist --profile {profile.name}'; remove with",
+        "# 'stria-tune unpersist'. Re-applies the profile's block-queue settings and",
+        "# NVMe interrupt coalescing when an NVMe namespace or controller appears.",
+        "# Module parameters (poll_queues, multipath) live in modprobe.d instead.",
+        'ACTION!="add|change", GOTO="stria_tune_end"',
+        "",
+    ]
+    assigns = ", ".join(f'ATTR{{queue/{s.key}}}="{s.value}"' for s in profile.queue())
+    match_block = 'SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="nvme[0-9]*n[0-9]*"'
+    if assigns:
+        lines.append("# Block-queue settings (scheduler first: switching it resets nr_requests).")
+        if devices:
+            for dev in devices:
+                if dev.wwid:
+                    # Matches the namespace and its multipath paths alike.
+                    lines.append(f'{match_block}, ATTR{{wwid}}=="{dev.wwid}", {assigns}')
+        else:
+            lines.append(f"{match_block}, {assigns}")
+    coal = profile.coalescing()
+    if coal is not None:
+        cmd = f"{nvme} set-feature /dev/%k --feature-id=0x08 --value=0x{coal.register:04x}"
+        lines.append("")
+        lines.append(f"# NVMe interrupt coalescing: {coal.describe()}.")
+        match = 'SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*"'
+        serials: list[str | None] = [None]
+        if devices:
+            serials = []
+            for dev in devices:
+                for name in dev.controllers:
+                    ctrl = system.controller(name)
+                    if ctrl is not None and ctrl.serial and ctrl.serial not in serials:
+                        serials.append(ctrl.serial)
+        for serial in serials:
+            who = f', ATTR{{serial}}=="{serial}"' if serial else ""
+            lines.append(f'ACTION=="add", {match}{who}, RUN+="{cmd}"')
+            lines.append(f'ACTION=="change", {match}{who}, ENV{{NVME_EVENT}}=="connected", '
+                         f'RUN+="{cmd}"')
+    lines += ["", 'LABEL="stria_tune_end"', ""]
+    return "\n".join(lines)
+
+
+def write_rules(udev_dir: Path, text: str) -> Path:
+    path = udev_dir / RULES_FILE
+    udev_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, text)
+    return path
+
+
+def remove_rules(udev_dir: Path) -> Path | None:
+    path = udev_dir / RULES_FILE
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return None
+    return path

@@ -183,6 +183,7 @@ def analyze(doc: dict[str, Any]) -> dict[str, Any]:
     """Derived figures for a results document (see results.py for its shape)."""
     runs: list[dict[str, Any]] = doc.get("runs", [])
     devices = [d["path"] for d in doc.get("devices", [])]
+    links = {d["path"]: d.get("pcie_link") for d in doc.get("devices", [])}
     n = len(devices)
     out: dict[str, Any] = {"baseline": {}, "scaling": {}, "arrays": [], "engines": []}
     base: dict[str, dict[str, float]] = {}
@@ -192,10 +193,12 @@ def analyze(doc: dict[str, Any]) -> dict[str, Any]:
             continue
         base[wname] = per
         wl = weakest_link(per)
+        wl_json = wl.to_json() if wl else None
+        if wl_json is not None:
+            wl_json["pcie_link"] = links.get(wl_json["member"])
         out["baseline"][wname] = {
             "unit": WORKLOADS[wname].metric, "per_drive": per,
-            "aggregate": sum(per.values()),
-            "weakest_link": wl.to_json() if wl else None,
+            "aggregate": sum(per.values()), "weakest_link": wl_json,
         }
     for wname in WORKLOADS:
         measured: dict[int, float] = {}

@@ -100,9 +100,6 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     except ValueError as e:
         err(str(e))
         return EXIT_ERROR
-    if fio.version() is None:
-        err("fio is not installed")
-        return EXIT_ERROR
     verdicts = safety.check_all(a.devices)
     refused = [v for v in verdicts if not v.allowed(a.force)]
     for v in refused:
@@ -110,6 +107,9 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
         err(f"refusing {v.path}: {why}" + ("" if v.fatal else " (--force to overwrite)"))
     if refused:
         return EXIT_REFUSED
+    if fio.version() is None:
+        err("fio is not installed")
+        return EXIT_ERROR
     out: Path = a.out or Path(f"stria-bench-{datetime.datetime.now():%Y%m%d-%H%M%S}")
     if out.exists() and any(out.iterdir()):
         err(f"{out} exists and is not empty: choose another --out")

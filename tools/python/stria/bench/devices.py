@@ -13,7 +13,7 @@ import os
 import stat
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 SYSFS = Path("/sys")
 
@@ -33,6 +33,7 @@ class DeviceInfo:
     serial: str | None = None
     pcie_link: str | None = None
     scheduler: str | None = None
+    link_mbps: float | None = None
     source: str = "sysfs"
 
     def to_json(self) -> dict[str, Any]:
@@ -110,6 +111,8 @@ def from_sysfs(path: str, root: Path = SYSFS, name: str | None = None) -> Device
     """Read what sysfs says about @path (a block device or a plain file)."""
     name = name or kernel_name(path)
     block = root / "class" / "block" / name
+    if not block.exists():
+        block = root / "block" / name
     info = DeviceInfo(path=path, name=name, is_block=is_block_device(path) or block.exists())
     if not block.exists():
         try:
@@ -132,43 +135,40 @@ def from_sysfs(path: str, root: Path = SYSFS, name: str | None = None) -> Device
     return info
 
 
-def _discovery_lookup() -> Callable[[str], dict[str, Any]] | None:
-    """stria.discovery's per-device lookup, if that module exists and has one."""
+def overlay_discovery(info: DeviceInfo, root: Path = Path("/")) -> DeviceInfo:
+    """Take NUMA node, model, firmware and PCIe link from stria.discovery
+    (shared with stria-tune) for NVMe namespaces; keep sysfs facts else."""
     try:
-        import importlib
-        mod = importlib.import_module("stria.discovery")
-    except ImportError:
-        return None
-    for fn_name in ("device_info", "describe_device", "block_device"):
-        fn = getattr(mod, fn_name, None)
-        if callable(fn):
-            def call(path: str, fn: Any = fn) -> dict[str, Any]:
-                res = fn(path)
-                if isinstance(res, dict):
-                    return res
-                return {k: getattr(res, k) for k in dir(res) if not k.startswith("_")}
-            return call
-    return None
-
-
-def describe(path: str, root: Path = SYSFS) -> DeviceInfo:
-    """from_sysfs, overlaid with stria.discovery's NUMA node and PCIe link when available."""
-    info = from_sysfs(path, root)
-    lookup = _discovery_lookup() if root == SYSFS else None
-    if lookup is None:
+        from .. import discovery
+        system = discovery.discover(root)
+        dev = system.namespace(info.name) or discovery.block_device(info.name, root)
+    except Exception:  # discovery trouble must not stop a benchmark
         return info
-    try:
-        d = lookup(path)
-    except Exception:  # a discovery failure must not stop a benchmark
+    if dev is None:
         return info
-    node = d.get("numa_node")
-    if isinstance(node, int):
-        info.numa_node = node if node >= 0 else None
-    link = d.get("pcie_link") or d.get("link")
-    if link:
-        info.pcie_link = str(link)
+    info.numa_node = dev.numa_node
     info.source = "stria.discovery"
+    for name in dev.controllers:
+        ctrl = system.controller(name)
+        if ctrl is None:
+            continue
+        info.model = ctrl.model or info.model
+        info.firmware = ctrl.firmware or info.firmware
+        info.serial = ctrl.serial or info.serial
+        link = ctrl.link
+        if link is not None and link.known:
+            info.pcie_link = link.describe() + (
+                f" (capable of {link.describe(current=False)}: degraded)"
+                if link.degraded else "")
+            info.link_mbps = link.current_mbps
+        break
     return info
+
+
+def describe(path: str, root: Path = Path("/")) -> DeviceInfo:
+    """What sysfs and stria.discovery say about @path; @root is the file
+    system root the tests point at a recorded tree."""
+    return overlay_discovery(from_sysfs(path, root / "sys"), root)
 
 
 def online_numa_nodes(root: Path = SYSFS) -> list[int]:
@@ -186,6 +186,9 @@ def online_numa_nodes(root: Path = SYSFS) -> list[int]:
 def holders(name: str, root: Path = SYSFS) -> list[str]:
     """Devices stacked on @name (md, dm, stria arrays)."""
     try:
-        return sorted(os.listdir(root / "class" / "block" / name / "holders"))
+        base = root / "class" / "block" / name
+        if not base.exists():
+            base = root / "block" / name
+        return sorted(os.listdir(base / "holders"))
     except OSError:
         return []

@@ -116,7 +116,8 @@ def baseline_section(doc: dict[str, Any]) -> list[str]:
                        f"{fmt_value(wl['slowest'], an[w]['unit'])} -> striping bound "
                        f"{fmt_value(wl['bound'], an[w]['unit'])} "
                        f"(slowest x {wl['members']}; fastest drive "
-                       f"{fmt_value(wl['fastest'], an[w]['unit'])})")
+                       f"{fmt_value(wl['fastest'], an[w]['unit'])})"
+                       + (f"; its PCIe link: {wl['pcie_link']}" if wl.get("pcie_link") else ""))
     return out + [""]
 
 

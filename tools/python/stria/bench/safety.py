@@ -114,13 +114,15 @@ def check(path: str, run: Runner = run_cmd, root: Path = devices.SYSFS) -> Verdi
         return v
     code, out = run(["blkid", "-p", "-o", "export", path])
     v.problems += blkid_problems(code, out)
-    if devices.is_block_device(path):
+    name = devices.kernel_name(path)
+    in_sysfs = (root / "class" / "block" / name).exists() or (root / "block" / name).exists()
+    if devices.is_block_device(path) or in_sysfs:
         code, out = run(["lsblk", "-J", "-o", "NAME,TYPE,MOUNTPOINT", path])
         if code == 0:
             p, f = lsblk_problems(out)
             v.problems += p
             v.fatal += f
-        held = devices.holders(devices.kernel_name(path), root)
+        held = devices.holders(name, root)
         for h in held:
             msg = f"held by {h}"
             if not any(h in p for p in v.problems):

@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The command line: refusal, a whole run with recorded fio output, report, compare."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench_helpers import FakeBackend, FakeFio, full_doc
+from stria.bench import cli, results
+from stria.bench.steps import Bench
+
+
+def test_fio_args_value_may_start_with_dashes() -> None:
+    assert cli.glue_fio_args(["run", "--fio-args", "--size=1g --iodepth=4", "--force"]) == \
+        ["run", "--fio-args=--size=1g --iodepth=4", "--force"]
+
+
+def test_levels_are_checked() -> None:
+    assert cli.parse_levels("0,5,6") == (0, 5, 6)
+    with pytest.raises(argparse.ArgumentTypeError):
+        cli.parse_levels("0,1")
+    with pytest.raises(argparse.ArgumentTypeError):
+        cli.parse_levels("raid5")
+    with pytest.raises(SystemExit):
+        cli.main(["run", "--devices", "/dev/null", "--levels", "10"])
+
+
+@pytest.mark.skipif(shutil.which("mkfs.ext4") is None or shutil.which("blkid") is None,
+                    reason="needs mkfs.ext4 and blkid")
+def test_refuses_a_device_holding_a_file_system(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    img = tmp_path / "disk"
+    img.write_bytes(b"\0" * (8 << 20))
+    subprocess.run(["mkfs.ext4", "-q", "-F", str(img)], check=True)
+    out = tmp_path / "out"
+    code = cli.main(["run", "--devices", str(img), "--out", str(out)])
+    assert code == cli.EXIT_REFUSED
+    assert "file system (ext4)" in capsys.readouterr().err
+    assert not out.exists()  # nothing written anywhere
+
+
+def test_whole_run_with_recorded_fio(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    drives = []
+    for i in range(3):
+        d = tmp_path / f"nullb{i}"
+        d.write_bytes(b"\0" * 65536)
+        drives.append(str(d))
+    fio = FakeFio()
+
+    def factory(**kw: Any) -> Bench:
+        backs = {k: FakeBackend(k) for k in ("stria", "md", "dm")}
+        return Bench(**kw, backends=backs, run_fio=fio)
+
+    out = tmp_path / "out"
+    a = cli.build_parser().parse_args(cli.glue_fio_args(
+        ["run", "--devices", *drives, "--out", str(out), "--fio-args", "--size=64k"]))
+    code = cli.cmd_run(a, bench_factory=factory)
+    summary = json.loads(capsys.readouterr().out)  # not a terminal: one JSON line
+    assert code == cli.EXIT_OK and summary["exit"] == 0
+    doc = results.load(out)
+    assert set(results.TOP_KEYS) <= set(doc)
+    assert doc["settings"]["fio_args"] == ["size=64k"]
+    assert doc["settings"]["devices"] == drives
+    assert "kernel" in doc["environment"] and "stria_tune" in doc["environment"]
+    assert all("size=64k" in j for j in fio.jobs)
+    # plain files: arrays are skipped with the reason, runs still recorded
+    assert {a["reason"] for a in doc["arrays"]} == {"arrays need block devices, not files"}
+    assert (out / "report.md").exists()
+    assert sorted(summary["plots"]) == ["plots/efficiency.png", "plots/latency.png",
+                                        "plots/scaling-randread-4k.png"]
+    assert len(list((out / "jobs").glob("*.fio"))) == len(fio.jobs)
+
+
+def test_out_dir_must_be_new_or_empty(tmp_path: Path) -> None:
+    d = tmp_path / "drive"
+    d.write_bytes(b"\0" * 4096)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "old").write_text("x")
+    assert cli.main(["run", "--devices", str(d), "--out", str(tmp_path / "out")]) == \
+        cli.EXIT_ERROR
+
+
+def test_report_rerenders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = full_doc(tmp_path / "w")
+    out = tmp_path / "run"
+    out.mkdir()
+    results.save(doc, out)
+    assert cli.main(["report", str(out)]) == 0
+    assert "## Arrays vs the raw drives" in (out / "report.md").read_text()
+    assert (out / "plots" / "efficiency.png").stat().st_size > 1000
+    assert cli.main(["report", str(tmp_path / "nothing")]) == cli.EXIT_ERROR
+
+
+def test_compare_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = full_doc(tmp_path / "w")
+    doc["settings"]["chunk_kib"] = 64
+    for name, chunk in (("a", 64), ("b", 128)):
+        (tmp_path / name).mkdir()
+        doc["settings"]["chunk_kib"] = chunk
+        results.save(doc, tmp_path / name)
+    capsys.readouterr()
+    assert cli.main(["compare", str(tmp_path / "a"), str(tmp_path / "b"), "-o", "json"]) == 0
+    cmp = json.loads(capsys.readouterr().out)
+    assert cmp["settings"] == [{"key": "settings.chunk_kib", "a": 64, "b": 128}]
+    assert all(r["change"] == 0 for r in cmp["results"] if r["a"])

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+"""report.md and the PNG plots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.image as mpimg  # type: ignore[import]
+
+from bench_helpers import full_doc
+from stria.bench import plots, report
+
+
+def test_number_formats() -> None:
+    assert report.fmt_value(54_600, "iops") == "54.6k IOPS"
+    assert report.fmt_value(21_000_000, "iops") == "21.00M IOPS"
+    assert report.fmt_value(3_322_000_000, "bw_bytes") == "3322 MB/s"
+    assert report.fmt_value(None, "iops") == "-"
+    assert report.fmt_lat(83_456) == "83 µs"
+    assert report.fmt_lat(4_145_152) == "4.15 ms"
+    assert report.fmt_pct(0.93) == "93 %"
+
+
+def test_report_has_the_seeds_tables(tmp_path: Path) -> None:
+    doc = full_doc(tmp_path)
+    text = report.render(doc, ["plots/efficiency.png"])
+    for heading in ("## Devices", "## Per-drive baseline", "## Scaling: randread-4k",
+                    "## Engines", "## Arrays vs the raw drives", "## Repeating a run"):
+        assert heading in text
+    wl = doc["analysis"]["baseline"]["randread-4k"]["weakest_link"]
+    assert f"weakest link **/dev/nullb2** at {report.fmt_value(wl['slowest'], 'iops')}" in text
+    assert "stria RAID0: unavailable: stria not available: striactl not found" in text
+    assert "md cannot poll" in text
+    md = [a for a in doc["analysis"]["arrays"] if a["kind"] == "md"
+          and a["workload"] == "randread-4k"][0]
+    assert f"| md RAID0 | randread-4k | {report.fmt_value(md['value'], 'iops')} |" in text
+    assert "![plots/efficiency.png](plots/efficiency.png)" in text
+
+
+def assert_png(path: Path) -> None:
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    img = mpimg.imread(str(path))
+    h, w = img.shape[:2]
+    assert w >= 500 and h >= 350
+    assert float(img.std()) > 0.01  # not a blank canvas
+
+
+def test_plots_are_real_pngs(tmp_path: Path) -> None:
+    doc = full_doc(tmp_path)
+    made = plots.render_all(doc, tmp_path / "out")
+    assert sorted(made) == ["plots/efficiency.png", "plots/latency.png",
+                            "plots/scaling-randread-4k.png"]
+    for m in made:
+        assert_png(tmp_path / "out" / m)
+
+
+def test_no_data_no_plot(tmp_path: Path) -> None:
+    assert plots.render_all({"runs": [], "analysis": {}}, tmp_path) == []

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A whole run with recorded fio output and fake array backends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench_helpers import FakeBackend, FakeFio, make_bench as bench, run_all
+from stria.bench import arrays, results
+
+
+
+
+def by_id(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {r["id"]: r for r in doc["runs"]}
+
+
+def test_whole_quick_run(tmp_path: Path) -> None:
+    fio = FakeFio(scale={"nullb2": 0.5})
+    backs = {"stria": FakeBackend("stria", why="stria not available: striactl not found"),
+             "md": FakeBackend("md"), "dm": FakeBackend("dm")}
+    b = bench(tmp_path, fio, backs)
+    doc = run_all(b)
+    runs = by_id(doc)
+    # 3 drives x 4 baseline workloads, scaling 2 and 3 (1 is the baseline)
+    assert len([r for r in doc["runs"] if r["step"] == "baseline"]) == 12
+    assert runs["scaling/1/randread-4k/libaio"]["reused"] == "baseline/nullb0/randread-4k/libaio"
+    assert runs["scaling/3/randread-4k/libaio"]["drives"] == 3
+    # scaling jobs are NUMA-placed per drive
+    job3 = (b.out / runs["scaling/3/randread-4k/libaio"]["job_file"]).read_text()
+    assert "filename=/dev/nullb1\nnuma_cpu_nodes=1\nnuma_mem_policy=bind:1" in job3
+    # nullb2 was given half the IOPS: it is the weakest link
+    wl = doc["analysis"]["baseline"]["randread-4k"]["weakest_link"]
+    assert wl["member"] == "/dev/nullb2"
+    per = doc["analysis"]["baseline"]["randread-4k"]["per_drive"]
+    assert wl["bound"] == pytest.approx(per["/dev/nullb2"] * 3)
+    # hipri skipped with the reason, not run
+    hip = runs["engines/raw/randread-4k/io_uring-hipri"]
+    assert hip["status"] == "skipped" and "io_poll is not 1 on nullb0" in hip["reason"]
+    assert runs["engines/raw/randread-4k/io_uring"]["status"] == "ok"
+    # md and dm were built with the same members and chunk, and torn down
+    for kind in ("md", "dm"):
+        assert [(s.level, s.chunk_kib, s.members) for s in backs[kind].created] == \
+            [(0, 64, ["/dev/nullb0", "/dev/nullb1", "/dev/nullb2"])]
+        assert backs[kind].destroyed == [f"/dev/fake-{kind}0"]
+    md_rr = runs["arrays/md-r0/randread-4k/libaio"]
+    assert md_rr["status"] == "ok" and md_rr["targets"] == ["/dev/fake-md0"]
+    assert "numjobs=6" in (b.out / md_rr["job_file"]).read_text()  # 2 x 3 members
+    assert runs["engines/md-r0/randread-4k/io_uring-hipri"]["reason"].startswith(
+        "md cannot poll")
+    # stria not available: said so in arrays and runs, nothing created
+    st = [a for a in doc["arrays"] if a["kind"] == "stria"][0]
+    assert st == {"kind": "stria", "level": 0, "status": "unavailable",
+                  "reason": "stria not available: striactl not found"}
+    assert runs["arrays/stria-r0/randread-4k/libaio"]["status"] == "skipped"
+    eff = [a for a in doc["analysis"]["arrays"] if a["kind"] == "md"
+           and a["workload"] == "randread-4k"][0]["efficiency"]
+    assert eff == pytest.approx(md_rr["read"]["iops"] /
+                                runs["arrays/raw-r0/randread-4k/libaio"]["read"]["iops"])
+    saved = results.load(b.out)
+    assert set(results.TOP_KEYS) <= set(saved)
+    assert saved["runs"][0]["fio"]["fio version"] == "fio-3.33"
+
+
+def test_hipri_runs_where_every_device_polls_and_failures_are_recorded(tmp_path: Path) -> None:
+    fio = FakeFio()
+    b = bench(tmp_path, fio, {}, poll={"nullb0": "1", "nullb1": "1"}, n=2)
+    b.baseline()
+    b.scaling()
+    b.raw_engines()
+    hip = by_id(b.doc)["engines/raw/randread-4k/io_uring-hipri"]
+    # the recorded polled run on a file failed with EOPNOTSUPP: a failed run with its reason
+    assert hip["status"] == "failed"
+    assert "fio error 95" in hip["reason"] and "Operation not supported" in hip["reason"]
+    assert "does not support polled I/O" in hip["reason"]
+    assert any("hipri=1" in j for j in fio.jobs)
+
+
+def test_arrays_are_torn_down_when_a_job_blows_up(tmp_path: Path) -> None:
+    class Boom(FakeFio):
+        def __call__(self, job: Path, out: Path, timeout: float) -> Any:
+            if "fake-md" in job.read_text():
+                raise KeyboardInterrupt
+            return super().__call__(job, out, timeout)
+
+    md = FakeBackend("md")
+    b = bench(tmp_path, Boom(), {"md": md}, n=2)
+    b.kinds = ("md",)
+    with pytest.raises(KeyboardInterrupt):
+        b.arrays()
+    assert md.destroyed == ["/dev/fake-md0"]
+
+
+def test_create_failure_and_too_few_members(tmp_path: Path) -> None:
+    backs = {"stria": FakeBackend("stria"), "md": FakeBackend("md", fail_create=True),
+             "dm": FakeBackend("dm")}
+    b = bench(tmp_path, FakeFio(fail="rw=randwrite"), backs, levels=(0, 6), n=3)
+    b.arrays()
+    tried = {(a["kind"], a["level"]): a for a in b.doc["arrays"]}
+    assert tried[("md", 0)]["status"] == "failed"
+    assert "device busy" in tried[("md", 0)]["reason"]
+    assert tried[("stria", 6)]["reason"] == "RAID6 needs at least 4 members, 3 given"
+    assert tried[("md", 6)]["status"] == "unavailable"
+    assert tried[("dm", 0)]["status"] == "ok"
+    failed = [r for r in b.doc["runs"] if r["status"] == "failed"]
+    assert failed and all("fio wrote no result" in r["reason"] for r in failed)
+
+
+def test_planned_jobs_counts_what_quick_runs(tmp_path: Path) -> None:
+    b = bench(tmp_path, FakeFio(), {k: FakeBackend(k) for k in arrays.KINDS})
+    planned = b.planned_jobs()
+    run_all(b)
+    ran = len([r for r in b.doc["runs"] if not r.get("reused")])
+    assert planned >= ran and planned - ran <= 3

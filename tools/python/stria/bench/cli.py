@@ -116,7 +116,7 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
         return EXIT_ERROR
     out.mkdir(parents=True, exist_ok=True)
     devs = [devices.describe(p) for p in a.devices]
-    environment = env.capture()
+    environment = env.capture(list(a.devices))
     numa = not a.no_numa and bool(environment["tools"].get("fio_numa"))
     settings = {
         "suite": suite.name, "devices": list(a.devices), "levels": list(levels),

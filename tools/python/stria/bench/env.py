@@ -65,14 +65,20 @@ def find_stria_tune() -> str | None:
     return str(local) if local.exists() else None
 
 
-def stria_tune_state(exe: str | None) -> dict[str, Any]:
-    """``stria-tune show -o json``, or why it is missing."""
+def stria_tune_state(exe: str | None, devs: list[str] | None = None) -> dict[str, Any]:
+    """``stria-tune show [DEV...] -o json``, or why it is missing.
+
+    The benchmarked devices are named so non-NVMe members (null_blk, md)
+    are in the record too; if stria-tune refuses them, the plain show is kept.
+    """
     if exe is None:
         return {"available": False, "reason": "stria-tune not found"}
-    cmd = [exe, "show", "-o", "json"]
-    if exe.endswith(".py") or not os.access(exe, os.X_OK):
-        cmd = [sys.executable, *cmd]
+    base = [exe] if os.access(exe, os.X_OK) else [sys.executable, exe]
+    cmd = [*base, "show", *(devs or []), "-o", "json"]
     code, out, err = _cmd_output(cmd, timeout=120)
+    if code != 0 and devs:
+        cmd = [*base, "show", "-o", "json"]
+        code, out, err = _cmd_output(cmd, timeout=120)
     if code != 0:
         return {"available": False, "command": " ".join(cmd),
                 "reason": f"exit {code}: {err.strip()[-500:]}"}
@@ -89,8 +95,8 @@ def _version(cmd: list[str]) -> str | None:
     return text.splitlines()[0] if code == 0 and text else None
 
 
-def capture(root: Path = devices.SYSFS) -> dict[str, Any]:
-    """The environment of this run."""
+def capture(devs: list[str] | None = None, root: Path = devices.SYSFS) -> dict[str, Any]:
+    """The environment of this run (@devs: the devices benchmarked)."""
     u = platform.uname()
     striactl = arrays.find_striactl()
     return {
@@ -111,5 +117,5 @@ def capture(root: Path = devices.SYSFS) -> dict[str, Any]:
         },
         "stria_module": {"loaded": (root / "module" / "stria").exists(),
                          "version": _read(root / "module" / "stria" / "version")},
-        "stria_tune": stria_tune_state(find_stria_tune()),
+        "stria_tune": stria_tune_state(find_stria_tune(), devs),
     }

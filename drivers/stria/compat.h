@@ -21,17 +21,84 @@
 #include <compat_probes.h>
 
 /*
- * blk_mq_alloc_disk():
- *   5.14: blk_mq_alloc_disk(set, queuedata)
- *   6.9:  blk_mq_alloc_disk(set, lim, queuedata)
+ * Request operation and flags type:
+ *   <6.0: unsigned int
+ *   6.0:  blk_opf_t (a sparse __bitwise type)
  */
-static inline struct gendisk *stria_alloc_disk(struct blk_mq_tag_set *set,
-					       void *queuedata)
-{
-#if defined(STRIA_HAVE_BLK_MQ_ALLOC_DISK_LIMITS)
-	return blk_mq_alloc_disk(set, NULL, queuedata);
+#if defined(STRIA_HAVE_BLK_OPF_T)
+#define stria_opf_t	blk_opf_t
 #else
-	return blk_mq_alloc_disk(set, queuedata);
+#define stria_opf_t	unsigned int
+#endif
+
+/*
+ * Tag set merge flag:
+ *   <6.14: BLK_MQ_F_SHOULD_MERGE asks blk-mq to merge bios into requests
+ *   6.14:  merging is the default and the flag is gone
+ */
+#if defined(STRIA_HAVE_BLK_MQ_F_SHOULD_MERGE)
+#define STRIA_BLK_MQ_F_SHOULD_MERGE	BLK_MQ_F_SHOULD_MERGE
+#else
+#define STRIA_BLK_MQ_F_SHOULD_MERGE	0
+#endif
+
+/*
+ * Allocating a blk-mq disk with its queue limits:
+ *   5.14: blk_mq_alloc_disk(set, queuedata); limits set on disk->queue
+ *         before add_disk (as dm does), write cache by blk_queue_write_cache()
+ *   6.9:  blk_mq_alloc_disk(set, lim, queuedata)
+ *   6.11: write cache and FUA are lim->features (BLK_FEAT_*)
+ * stria_alloc_disk_limits() returns the disk with @lim applied and a
+ * volatile write cache with FUA declared.
+ */
+static inline struct gendisk *stria_alloc_disk_limits(struct blk_mq_tag_set *set,
+						      struct queue_limits *lim,
+						      void *queuedata)
+{
+	struct gendisk *disk;
+
+#if defined(STRIA_HAVE_BLK_FEAT_WRITE_CACHE)
+	lim->features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
+#endif
+#if defined(STRIA_HAVE_BLK_MQ_ALLOC_DISK_LIMITS)
+	disk = blk_mq_alloc_disk(set, lim, queuedata);
+#else
+	disk = blk_mq_alloc_disk(set, queuedata);
+	if (!IS_ERR(disk))
+		disk->queue->limits = *lim;
+#endif
+#if !defined(STRIA_HAVE_BLK_FEAT_WRITE_CACHE)
+	if (!IS_ERR(disk))
+		blk_queue_write_cache(disk->queue, true, true);
+#endif
+	return disk;
+}
+
+/*
+ * Releasing a blk-mq disk after del_gendisk():
+ *   5.14: blk_cleanup_disk()
+ *   6.0:  put_disk()
+ */
+static inline void stria_put_disk(struct gendisk *disk)
+{
+#if defined(STRIA_HAVE_BLK_CLEANUP_DISK)
+	blk_cleanup_disk(disk);
+#else
+	put_disk(disk);
+#endif
+}
+
+/*
+ * How many have the disk open:
+ *   5.14: disk->part0->bd_openers (int)
+ *   5.19: disk_openers()
+ */
+static inline unsigned int stria_disk_openers(struct gendisk *disk)
+{
+#if defined(STRIA_HAVE_DISK_OPENERS)
+	return disk_openers(disk);
+#else
+	return disk->part0->bd_openers;
 #endif
 }
 
@@ -39,25 +106,32 @@ static inline struct gendisk *stria_alloc_disk(struct blk_mq_tag_set *set,
  * blk_mq_ops.map_queues:
  *   5.14: int (*)(struct blk_mq_tag_set *)
  *   6.1:  void (*)(struct blk_mq_tag_set *)
- * STRIA_MAP_QUEUES_RET is the return type, STRIA_MAP_QUEUES_DONE the
- * statement that ends such a function.
+ * stria_map_queues() has the right type and calls stria_map_cpus() (io.c).
  */
+void stria_map_cpus(struct blk_mq_tag_set *set);
 #if defined(STRIA_HAVE_MAP_QUEUES_VOID)
-#define STRIA_MAP_QUEUES_RET	void
-#define STRIA_MAP_QUEUES_DONE	return
+static inline void stria_map_queues(struct blk_mq_tag_set *set)
+{
+	stria_map_cpus(set);
+}
 #else
-#define STRIA_MAP_QUEUES_RET	int
-#define STRIA_MAP_QUEUES_DONE	return 0
+static inline int stria_map_queues(struct blk_mq_tag_set *set)
+{
+	stria_map_cpus(set);
+	return 0;
+}
 #endif
 
 /*
- * bio_alloc():
- *   <5.18: bio_alloc(gfp, nr_vecs), then bio_set_dev() and bi_opf
- *   5.18:  bio_alloc(bdev, nr_vecs, opf, gfp)
+ * bio_alloc() and bio_alloc_bioset():
+ *   <5.18: bio_alloc(gfp, nr_vecs) / bio_alloc_bioset(gfp, nr_vecs, bs),
+ *          then bio_set_dev() and bi_opf
+ *   5.18:  bio_alloc(bdev, nr_vecs, opf, gfp) /
+ *          bio_alloc_bioset(bdev, nr_vecs, opf, gfp, bs)
  */
 static inline struct bio *stria_bio_alloc(struct block_device *bdev,
 					  unsigned short nr_vecs,
-					  unsigned int opf, gfp_t gfp)
+					  stria_opf_t opf, gfp_t gfp)
 {
 #if defined(STRIA_HAVE_BIO_ALLOC_BDEV)
 	return bio_alloc(bdev, nr_vecs, opf, gfp);
@@ -68,6 +142,44 @@ static inline struct bio *stria_bio_alloc(struct block_device *bdev,
 		bio_set_dev(bio, bdev);
 		bio->bi_opf = opf;
 	}
+	return bio;
+#endif
+}
+
+static inline struct bio *stria_bio_alloc_bioset(struct block_device *bdev,
+						 unsigned short nr_vecs,
+						 stria_opf_t opf, gfp_t gfp,
+						 struct bio_set *bs)
+{
+#if defined(STRIA_HAVE_BIO_ALLOC_BDEV)
+	return bio_alloc_bioset(bdev, nr_vecs, opf, gfp, bs);
+#else
+	struct bio *bio = bio_alloc_bioset(gfp, nr_vecs, bs);
+
+	if (bio) {
+		bio_set_dev(bio, bdev);
+		bio->bi_opf = opf;
+	}
+	return bio;
+#endif
+}
+
+/*
+ * Cloning a bio (sharing its pages) for another device:
+ *   <5.18: bio_clone_fast(src, gfp, bs), then bio_set_dev()
+ *   5.18:  bio_alloc_clone(bdev, src, gfp, bs)
+ */
+static inline struct bio *stria_bio_alloc_clone(struct block_device *bdev,
+						struct bio *src, gfp_t gfp,
+						struct bio_set *bs)
+{
+#if defined(STRIA_HAVE_BIO_ALLOC_CLONE)
+	return bio_alloc_clone(bdev, src, gfp, bs);
+#else
+	struct bio *bio = bio_clone_fast(src, gfp, bs);
+
+	if (bio)
+		bio_set_dev(bio, bdev);
 	return bio;
 #endif
 }

@@ -11,9 +11,15 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/ctype.h>
 #include <linux/fs.h>
+#include <linux/limits.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/nodemask.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/stria.h>
@@ -21,7 +27,7 @@
 #include "geom.h"
 #include "stria.h"
 
-#define STRIA_FEATURES		STRIA_FEAT_INFO
+#define STRIA_FEATURES		(STRIA_FEAT_INFO | STRIA_FEAT_RAID0)
 
 /*
  * Copy a size-prefixed structure from user space into @kbuf (@ksize bytes),
@@ -63,10 +69,300 @@ static long stria_ioc_info(void __user *argp)
 	memset(&info, 0, sizeof(info));
 	info.size = min_t(u32, usize, sizeof(info));
 	info.features = STRIA_FEATURES;
-	info.nr_arrays = 0;
+	info.nr_arrays = stria_array_count();
 	info.max_members = STRIA_GEOM_MAX_MEMBERS;
 	strscpy(info.version, STRIA_MODULE_VERSION, sizeof(info.version));
 	if (copy_to_user(argp, &info, info.size))
+		return -EFAULT;
+	return 0;
+}
+
+/* Copy a failed request back so the caller sees msg and err_member. */
+static int stria_copy_back(void __user *argp, const void *kbuf, u32 usize,
+			   size_t ksize, int ret)
+{
+	if (copy_to_user(argp, kbuf, min_t(size_t, usize, ksize)))
+		return -EFAULT;
+	return ret;
+}
+
+/* 1..31 characters from [A-Za-z0-9._-], NUL-terminated in @name. */
+static bool stria_name_valid(const char *name)
+{
+	size_t i, len = strnlen(name, STRIA_NAME_LEN);
+
+	if (!len || len >= STRIA_NAME_LEN || name[0] == '.' || name[0] == '-')
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && !strchr("._-", name[i]))
+			return false;
+	return !memchr_inv(name + len, 0, STRIA_NAME_LEN - len);
+}
+
+/* Say why in the request's msg; returns -EINVAL. */
+static __printf(2, 3) int stria_refuse(struct stria_ioc_array *req,
+				       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(req->msg, sizeof(req->msg), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
+{
+	u32 c = req->chunk_sectors;
+
+	if (req->flags)
+		return stria_refuse(req, "unknown flags 0x%x", req->flags);
+	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)) ||
+	    req->index || req->err_member ||
+	    memchr_inv(req->uuid, 0, sizeof(req->uuid)) ||
+	    memchr_inv(req->msg, 0, sizeof(req->msg)))
+		return stria_refuse(req, "reserved and output fields must be zero");
+	if (req->nr_members < 2)
+		return stria_refuse(req, "an array needs at least 2 members, %u given",
+		       req->nr_members);
+	if (req->nr_members > STRIA_GEOM_MAX_MEMBERS)
+		return stria_refuse(req, "an array has at most %u members, %u given",
+		       STRIA_GEOM_MAX_MEMBERS, req->nr_members);
+	if (!req->members)
+		return stria_refuse(req, "no member list");
+	if (req->numa_node != STRIA_NODE_AUTO &&
+	    (req->numa_node >= nr_node_ids || !node_online(req->numa_node)))
+		return stria_refuse(req, "NUMA node %u is not online", req->numa_node);
+	if (assemble) {
+		if (req->level || c)
+			return stria_refuse(req, "level and chunk come from the superblocks; pass 0");
+		if (req->name[0] && !stria_name_valid(req->name))
+			return stria_refuse(req, "invalid array name");
+		return 0;
+	}
+	if (!stria_name_valid(req->name))
+		return stria_refuse(req, "invalid array name: use 1 to 31 characters from A-Z a-z 0-9 . _ - (not starting with . or -)");
+	if (req->level != 0)
+		return stria_refuse(req, "RAID level %u is not supported (this module supports 0)",
+		       req->level);
+	if (c & (c - 1) || !c)
+		return stria_refuse(req, "chunk of %u sectors is not a power of two", c);
+	if (c < STRIA_GEOM_MIN_CHUNK_SECTORS || c > STRIA_GEOM_MAX_CHUNK_SECTORS)
+		return stria_refuse(req, "chunk of %u sectors is out of range (%u to %u, 4 KiB to 1 MiB)",
+		       c, STRIA_GEOM_MIN_CHUNK_SECTORS,
+		       STRIA_GEOM_MAX_CHUNK_SECTORS);
+	return 0;
+}
+
+static void stria_free_paths(char **paths, u32 n)
+{
+	u32 i;
+
+	if (!paths)
+		return;
+	for (i = 0; i < n; i++)
+		kfree(paths[i]);
+	kfree(paths);
+}
+
+static char **stria_copy_paths(struct stria_ioc_array *req)
+{
+	u64 __user *uptrs = u64_to_user_ptr(req->members);
+	char **paths;
+	u64 ptr;
+	u32 i;
+
+	paths = kcalloc(req->nr_members, sizeof(*paths), GFP_KERNEL);
+	if (!paths)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < req->nr_members; i++) {
+		char *p;
+
+		if (get_user(ptr, uptrs + i))
+			goto fault;
+		p = strndup_user(u64_to_user_ptr(ptr), PATH_MAX);
+		if (IS_ERR(p)) {
+			snprintf(req->msg, sizeof(req->msg),
+				 "member %u: bad path pointer or path too long", i);
+			req->err_member = i;
+			stria_free_paths(paths, i);
+			return ERR_CAST(p);
+		}
+		paths[i] = p;
+	}
+	return paths;
+fault:
+	snprintf(req->msg, sizeof(req->msg), "bad member list pointer");
+	stria_free_paths(paths, i);
+	return ERR_PTR(-EFAULT);
+}
+
+static long stria_ioc_array(void __user *argp, bool assemble)
+{
+	struct stria_ioc_array *req;
+	struct stria_array *a = NULL;
+	struct stria_spec spec = { };
+	u32 usize;
+	int ret;
+
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	ret = stria_copy_in(req, sizeof(*req), argp);
+	if (ret)
+		goto out_free;
+	usize = req->size;
+	ret = stria_check_array_req(req, assemble);
+	if (ret)
+		goto out_copy_back;
+	req->err_member = STRIA_NO_MEMBER;
+	spec.paths = stria_copy_paths(req);
+	if (IS_ERR(spec.paths)) {
+		ret = PTR_ERR(spec.paths);
+		spec.paths = NULL;
+		goto out_copy_back;
+	}
+	spec.assemble = assemble;
+	spec.level = req->level;
+	spec.chunk_sectors = req->chunk_sectors;
+	spec.nr_members = req->nr_members;
+	spec.node = req->numa_node == STRIA_NODE_AUTO ? NUMA_NO_NODE :
+		    (int)req->numa_node;
+	memcpy(spec.name, req->name, sizeof(spec.name));
+	spec.msg = req->msg;
+	spec.err_member = STRIA_NO_MEMBER;
+
+	mutex_lock(&stria_arrays_lock);
+	ret = stria_array_start(&spec, &a);
+	if (!ret) {
+		req->index = a->index;
+		memcpy(req->uuid, a->uuid, sizeof(req->uuid));
+		memcpy(req->name, a->name, sizeof(req->name));
+	}
+	mutex_unlock(&stria_arrays_lock);
+	req->err_member = spec.err_member;
+	stria_free_paths(spec.paths, req->nr_members);
+out_copy_back:
+	ret = stria_copy_back(argp, req, usize, sizeof(*req), ret);
+out_free:
+	kfree(req);
+	return ret;
+}
+
+static long stria_ioc_stop(void __user *argp)
+{
+	struct stria_ioc_stop req;
+	struct stria_array *a;
+	u32 usize;
+	int ret;
+
+	ret = stria_copy_in(&req, sizeof(req), argp);
+	if (ret)
+		return ret;
+	usize = req.size;
+	ret = -EINVAL;
+	if (req.flags || req.reserved0 ||
+	    memchr_inv(req.reserved, 0, sizeof(req.reserved)) ||
+	    memchr_inv(req.msg, 0, sizeof(req.msg))) {
+		snprintf(req.msg, sizeof(req.msg), "flags, reserved and output fields must be zero");
+		goto out;
+	}
+	if (req.name[0] && !stria_name_valid(req.name)) {
+		snprintf(req.msg, sizeof(req.msg), "invalid array name");
+		goto out;
+	}
+	mutex_lock(&stria_arrays_lock);
+	a = stria_array_find(req.name, req.index, false);
+	if (!a) {
+		if (req.name[0])
+			snprintf(req.msg, sizeof(req.msg), "no array named '%s' is running",
+				 req.name);
+		else
+			snprintf(req.msg, sizeof(req.msg), "stria%u is not running",
+				 req.index);
+		ret = -ENOENT;
+	} else {
+		ret = stria_array_stop(a, req.msg);
+	}
+	mutex_unlock(&stria_arrays_lock);
+out:
+	return stria_copy_back(argp, &req, usize, sizeof(req), ret);
+}
+
+static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
+{
+	struct blk_mq_queue_map *qmap = &a->tag_set.map[HCTX_TYPE_DEFAULT];
+	struct stria_ioc_member __user *um = u64_to_user_ptr(q->members);
+	u32 __user *ucpu = u64_to_user_ptr(q->cpu_map);
+	struct stria_ioc_member m;
+	u32 i;
+
+	q->index = a->index;
+	q->level = a->geom.level;
+	strscpy(q->name, a->name, sizeof(q->name));
+	memcpy(q->uuid, a->uuid, sizeof(q->uuid));
+	q->chunk_sectors = 1U << a->geom.chunk_shift;
+	q->nr_members = a->nr_members;
+	q->state = STRIA_STATE_ACTIVE;
+	q->numa_node = a->node == NUMA_NO_NODE ? STRIA_NODE_AUTO : a->node;
+	q->array_sectors = stria_geom_array_sectors(&a->geom);
+	q->data_offset = a->data_offset;
+	q->member_sectors = a->geom.member_sectors;
+	q->events = a->events;
+	q->nr_cpus = nr_cpu_ids;
+	q->nr_hw_queues = a->tag_set.nr_hw_queues;
+	for (i = 0; i < a->nr_members; i++) {
+		const struct stria_member *sm = &a->members[i];
+
+		if (READ_ONCE(sm->state) != STRIA_STATE_ACTIVE)
+			q->state = STRIA_STATE_FAILED;
+		if (!um || i >= q->members_cap)
+			continue;
+		memset(&m, 0, sizeof(m));
+		m.role = sm->role;
+		m.state = READ_ONCE(sm->state);
+		m.major = MAJOR(sm->dev.bdev->bd_dev);
+		m.minor = MINOR(sm->dev.bdev->bd_dev);
+		m.numa_node = sm->node == NUMA_NO_NODE ? STRIA_NODE_AUTO :
+			      sm->node;
+		m.dev_sectors = sm->dev_sectors;
+		memcpy(m.uuid, sm->uuid, sizeof(m.uuid));
+		if (copy_to_user(um + i, &m, sizeof(m)))
+			return -EFAULT;
+	}
+	for (i = 0; ucpu && i < nr_cpu_ids && i < q->cpu_map_cap; i++)
+		if (put_user(qmap->mq_map[i], ucpu + i))
+			return -EFAULT;
+	return 0;
+}
+
+static long stria_ioc_query(void __user *argp)
+{
+	struct stria_ioc_query q;
+	struct stria_array *a;
+	u32 usize;
+	int ret;
+
+	ret = stria_copy_in(&q, sizeof(q), argp);
+	if (ret)
+		return ret;
+	usize = q.size;
+	if ((q.flags & ~STRIA_QUERY_F_NEXT) ||
+	    memchr_inv(q.reserved, 0, sizeof(q.reserved)))
+		return -EINVAL;
+	if (q.name[0] && !stria_name_valid(q.name))
+		return -EINVAL;
+	if (q.members_cap > STRIA_GEOM_MAX_MEMBERS || q.cpu_map_cap > 65536 ||
+	    (q.members_cap && !q.members) || (q.cpu_map_cap && !q.cpu_map))
+		return -EINVAL;
+	mutex_lock(&stria_arrays_lock);
+	a = stria_array_find(q.name, q.index, q.flags & STRIA_QUERY_F_NEXT);
+	ret = a ? stria_query_fill(a, &q) : -ENOENT;
+	mutex_unlock(&stria_arrays_lock);
+	if (ret)
+		return ret;
+	q.size = min_t(u32, usize, sizeof(q));
+	if (copy_to_user(argp, &q, q.size))
 		return -EFAULT;
 	return 0;
 }
@@ -82,6 +378,14 @@ static long stria_ctl_ioctl(struct file *file, unsigned int cmd,
 	switch (cmd) {
 	case STRIA_IOC_INFO:
 		return stria_ioc_info(argp);
+	case STRIA_IOC_CREATE:
+		return stria_ioc_array(argp, false);
+	case STRIA_IOC_ASSEMBLE:
+		return stria_ioc_array(argp, true);
+	case STRIA_IOC_STOP:
+		return stria_ioc_stop(argp);
+	case STRIA_IOC_QUERY:
+		return stria_ioc_query(argp);
 	default:
 		return -ENOTTY;
 	}

@@ -12,30 +12,57 @@
  *
  * User space drives the module through one misc device,
  * /dev/stria-control, whose ioctls are the only user/kernel contract
- * (include/uapi/linux/stria.h). This file holds module init and exit;
- * ctl.c the control device.
+ * (include/uapi/linux/stria.h). Each member starts with a superblock
+ * (ondisk.h, Documentation/stria/ondisk-format.rst) from which arrays are
+ * assembled again after a reboot.
+ *
+ * Files:
+ *  main.c        module init and exit, tracepoint definitions
+ *  ctl.c         the control device: ioctl validation and copying
+ *  array.c       array lifecycle: create, assemble, stop; tag set, limits
+ *  io.c          blk-mq operations, clones, completion, CPU->queue map
+ *  raid0.c       RAID0 request mapping (the level ops)
+ *  superblock.c  superblock read, fill, write
+ *  sysfs.c       /sys/block/striaN/stria/
+ *  geom.h        pure stripe geometry, shared with user-space tests
+ *  ondisk.h      the superblock format, shared with striactl
+ *  compat.h      kernel API differences
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/blkdev.h>
 #include <linux/module.h>
 #include <linux/printk.h>
 
 #include "stria.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 static int __init stria_init(void)
 {
 	int ret;
 
+	ret = register_blkdev(0, "stria");
+	if (ret < 0)
+		return ret;
+	stria_major = ret;
 	ret = stria_ctl_init();
 	if (ret)
-		return ret;
+		goto out_unregister_blkdev;
 	pr_info("version %s loaded\n", STRIA_MODULE_VERSION);
 	return 0;
+
+out_unregister_blkdev:
+	unregister_blkdev(stria_major, "stria");
+	return ret;
 }
 
 static void __exit stria_exit(void)
 {
 	stria_ctl_exit();
+	stria_array_stop_all();
+	unregister_blkdev(stria_major, "stria");
 	pr_info("unloaded\n");
 }
 

@@ -5,11 +5,180 @@
 #ifndef _STRIA_H
 #define _STRIA_H
 
+#include <linux/bio.h>
+#include <linux/blk-mq.h>
+#include <linux/list.h>
 #include <linux/types.h>
+#include <linux/stria.h>
 
-#define STRIA_MODULE_VERSION	"0.1.0"
+#include "compat.h"
+#include "geom.h"
+#include "ondisk.h"
 
+#define STRIA_MODULE_VERSION	"0.2.0"
+#define STRIA_MINORS		16	/* per array: the disk and 15 partitions */
+#define STRIA_MAX_ARRAYS	1024
+
+struct stria_array;
+
+/**
+ * struct stria_member - one member device of a running array
+ * @array: the array it belongs to
+ * @dev: the exclusively opened block device
+ * @role: position in the array
+ * @state: STRIA_STATE_*; changes with READ_ONCE/cmpxchg, no lock
+ * @node: NUMA node the device is attached to, or NUMA_NO_NODE
+ * @dev_sectors: size of the device in sectors
+ * @errors: I/O errors the member returned since the array started
+ * @uuid: the member's UUID
+ * @linked: holder/slave sysfs links exist
+ */
+struct stria_member {
+	struct stria_array *array;
+	struct stria_bdev dev;
+	u32 role;
+	u32 state;
+	int node;
+	u64 dev_sectors;
+	atomic64_t errors;
+	u8 uuid[STRIA_UUID_LEN];
+	bool linked;
+};
+
+/**
+ * struct stria_stats - per-CPU I/O counters of an array
+ * @ios: requests completed, by direction (0 read, 1 write)
+ * @sectors: sectors transferred, by direction
+ * @flushes: flush requests
+ * @discards: discard and write-zeroes requests
+ * @errors: requests completed with an error
+ */
+struct stria_stats {
+	u64 ios[2];
+	u64 sectors[2];
+	u64 flushes;
+	u64 discards;
+	u64 errors;
+};
+
+/**
+ * struct stria_level_ops - what differs between RAID levels
+ * @level: the RAID level
+ * @name: "raid0", ...
+ * @queue_rq: map and submit a read, write, discard or write-zeroes request
+ *	(flushes are handled by io.c); returns BLK_STS_RESOURCE to be retried
+ *	later when nothing was submitted
+ */
+struct stria_level_ops {
+	u32 level;
+	const char *name;
+	blk_status_t (*queue_rq)(struct stria_array *a, struct request *rq);
+};
+
+/**
+ * struct stria_array - a running array
+ * @list: entry in the list of arrays (stria_arrays_lock)
+ * @index: N of /dev/striaN
+ * @name: array name
+ * @uuid: array UUID
+ * @geom: data geometry
+ * @ops: level behaviour
+ * @data_offset: start of the data area on every member, in sectors
+ * @events: superblock event counter (stria_arrays_lock)
+ * @ctime: creation time, seconds since the epoch
+ * @node: NUMA node of the tag set, queue and array memory
+ * @holder: identity used to claim the members exclusively
+ * @disk: the array's gendisk
+ * @tag_set: blk-mq tag set, one hardware queue per CPU by default
+ * @bioset: clones sent to members
+ * @stats: per-CPU counters
+ * @nr_members: entries in @members
+ * @members: the members, by role
+ */
+struct stria_array {
+	struct list_head list;
+	int index;
+	char name[STRIA_NAME_LEN];
+	u8 uuid[STRIA_UUID_LEN];
+	struct stria_geom geom;
+	const struct stria_level_ops *ops;
+	u64 data_offset;
+	u64 events;
+	u64 ctime;
+	int node;
+	void *holder;
+	struct gendisk *disk;
+	struct blk_mq_tag_set tag_set;
+	struct bio_set bioset;
+	struct stria_stats __percpu *stats;
+	u32 nr_members;
+	struct stria_member members[];
+};
+
+/**
+ * struct stria_spec - a validated create or assemble request from ctl.c
+ * @assemble: assemble from superblocks instead of creating
+ * @level: RAID level (create)
+ * @chunk_sectors: chunk size (create)
+ * @nr_members: entries in @paths
+ * @node: requested NUMA node, or NUMA_NO_NODE for automatic
+ * @name: array name
+ * @paths: member device paths
+ * @msg: filled with the reason on failure
+ * @err_member: filled with the index in @paths a failure is about
+ */
+struct stria_spec {
+	bool assemble;
+	u32 level;
+	u32 chunk_sectors;
+	u32 nr_members;
+	int node;
+	char name[STRIA_NAME_LEN];
+	char **paths;
+	char *msg;
+	u32 err_member;
+};
+
+/* ctl.c */
 int stria_ctl_init(void);
 void stria_ctl_exit(void);
+
+/* array.c */
+extern int stria_major;
+extern struct mutex stria_arrays_lock;
+extern struct list_head stria_arrays;
+int stria_array_start(struct stria_spec *spec, struct stria_array **out);
+int stria_array_stop(struct stria_array *a, char *msg);
+struct stria_array *stria_array_find(const char *name, u32 index, bool next);
+void stria_array_stop_all(void);
+unsigned int stria_array_count(void);
+
+/* superblock.c */
+int stria_sb_read(struct block_device *bdev, struct stria_sb *sb);
+int stria_sb_write(struct block_device *bdev, const struct stria_sb *sb);
+u32 stria_sb_crc(const struct stria_sb *sb);
+void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
+		   const struct stria_member *m, u32 state);
+
+/* io.c */
+extern const struct blk_mq_ops stria_mq_ops;
+int stria_io_init(struct stria_array *a);
+void stria_io_exit(struct stria_array *a);
+int stria_clone_prepare(struct stria_array *a, struct request *rq,
+			struct stria_member *m, struct bio *src, u64 sector,
+			struct bio_list *clones);
+int stria_clone_prepare_empty(struct stria_array *a, struct request *rq,
+			      struct stria_member *m, stria_opf_t opf,
+			      u64 sector, u64 nr_sectors,
+			      struct bio_list *clones);
+void stria_clones_submit(struct request *rq, struct bio_list *clones);
+void stria_clones_drop(struct bio_list *clones);
+void stria_member_set_state(struct stria_member *m, u32 state);
+
+/* raid0.c */
+extern const struct stria_level_ops stria_raid0_ops;
+
+/* sysfs.c */
+extern const struct attribute_group *stria_disk_groups[];
 
 #endif /* _STRIA_H */

@@ -23,6 +23,7 @@
 
 /* Features this build of the module supports (stria_ioc_info.features). */
 #define STRIA_FEAT_INFO		(1ULL << 0)	/* STRIA_IOC_INFO */
+#define STRIA_FEAT_RAID0	(1ULL << 1)	/* CREATE/ASSEMBLE/STOP/QUERY, level 0 */
 
 #define STRIA_VERSION_LEN	32
 
@@ -48,5 +49,162 @@ struct stria_ioc_info {
 };
 
 #define STRIA_IOC_INFO		_IOWR(STRIA_IOC_MAGIC, 0x00, struct stria_ioc_info)
+
+#define STRIA_NAME_LEN		32	/* array name with its NUL */
+#define STRIA_UUID_LEN		16
+#define STRIA_MSG_LEN		128	/* human-readable reason for a failure */
+#define STRIA_MAX_MEMBERS	64
+#define STRIA_NODE_AUTO		0xffffffffU	/* numa_node: choose by members */
+#define STRIA_NO_MEMBER		0xffffffffU	/* err_member: not about one member */
+
+/**
+ * struct stria_ioc_array - create or assemble an array
+ * @size: in: sizeof(struct stria_ioc_array) as the caller knows it
+ * @flags: in: must be zero
+ * @level: in: RAID level (create; assemble takes it from the superblocks)
+ * @chunk_sectors: in: chunk size in 512-byte sectors, a power of two from
+ *	8 (4 KiB) to 2048 (1 MiB) (create only; zero for assemble)
+ * @nr_members: in: entries in @members, 2 .. STRIA_MAX_MEMBERS
+ * @numa_node: in: node for the array's memory and queues, or
+ *	STRIA_NODE_AUTO for the node most members are attached to
+ * @members: in: user pointer to @nr_members __u64 user pointers, each to a
+ *	NUL-terminated device path; for create, member i gets role i
+ * @name: in: array name, 1..31 characters from [A-Za-z0-9._-], NUL-padded;
+ *	for assemble it must match the superblocks
+ * @index: out: N of the new /dev/striaN
+ * @err_member: out: on failure, the index in @members the failure is
+ *	about, or STRIA_NO_MEMBER
+ * @uuid: out: the array's UUID
+ * @msg: out: on failure, why, NUL-terminated (also when the ioctl fails;
+ *	the structure is copied back on every error after it was read)
+ * @reserved: in: must be zero
+ */
+struct stria_ioc_array {
+	__u32 size;
+	__u32 flags;
+	__u32 level;
+	__u32 chunk_sectors;
+	__u32 nr_members;
+	__u32 numa_node;
+	__u64 members;
+	char name[STRIA_NAME_LEN];
+	__u32 index;
+	__u32 err_member;
+	__u8 uuid[STRIA_UUID_LEN];
+	char msg[STRIA_MSG_LEN];
+	__u64 reserved[8];
+};
+
+/* Which array a STOP or QUERY is about: by name when name[0], else index. */
+
+/**
+ * struct stria_ioc_stop - stop an array
+ * @size: in: sizeof(struct stria_ioc_stop)
+ * @flags: in: must be zero
+ * @index: in: N of /dev/striaN, used when @name is empty
+ * @reserved0: in: must be zero
+ * @name: in: array name, or empty
+ * @msg: out: on failure, why
+ * @reserved: in: must be zero
+ *
+ * Fails with EBUSY while the array device is open (mounted, or held).
+ */
+struct stria_ioc_stop {
+	__u32 size;
+	__u32 flags;
+	__u32 index;
+	__u32 reserved0;
+	char name[STRIA_NAME_LEN];
+	char msg[STRIA_MSG_LEN];
+	__u64 reserved[4];
+};
+
+/* stria_ioc_query.flags */
+#define STRIA_QUERY_F_NEXT	(1U << 0)	/* the first array with index >= @index */
+
+/* stria_ioc_query.state and stria_ioc_member.state */
+#define STRIA_STATE_ACTIVE	0	/* array running / member in use */
+#define STRIA_STATE_FAILED	1	/* member failed I/O */
+
+/**
+ * struct stria_ioc_member - one member, as reported by STRIA_IOC_QUERY
+ * @role: position in the array
+ * @state: STRIA_STATE_*
+ * @major: device number of the member
+ * @minor: device number of the member
+ * @numa_node: node the member's device is attached to, or STRIA_NODE_AUTO
+ *	when unknown
+ * @reserved0: zero
+ * @dev_sectors: size of the member device in sectors
+ * @uuid: the member's UUID
+ * @reserved: zero
+ */
+struct stria_ioc_member {
+	__u32 role;
+	__u32 state;
+	__u32 major;
+	__u32 minor;
+	__u32 numa_node;
+	__u32 reserved0;
+	__u64 dev_sectors;
+	__u8 uuid[STRIA_UUID_LEN];
+	__u64 reserved[2];
+};
+
+/**
+ * struct stria_ioc_query - describe one array
+ * @size: in: sizeof(struct stria_ioc_query)
+ * @flags: in: STRIA_QUERY_F_*
+ * @index: in: N of /dev/striaN (with STRIA_QUERY_F_NEXT: the lowest index
+ *	wanted), used when @name is empty; out: the array's index
+ * @level: out: RAID level
+ * @name: in: array name, or empty; out: the array's name
+ * @uuid: out: array UUID
+ * @chunk_sectors: out: chunk size in sectors
+ * @nr_members: out: members in the array
+ * @state: out: STRIA_STATE_*
+ * @numa_node: out: node of the array's tag set and queue memory
+ * @array_sectors: out: capacity in sectors
+ * @data_offset: out: start of the data area on each member, in sectors
+ * @member_sectors: out: data sectors used on each member
+ * @events: out: superblock event counter
+ * @members: in: user pointer to @members_cap struct stria_ioc_member, or 0
+ * @members_cap: in: entries available at @members; the kernel fills
+ *	min(@members_cap, @nr_members)
+ * @nr_cpus: out: entries of the CPU -> hardware queue map (nr_cpu_ids)
+ * @cpu_map: in: user pointer to @cpu_map_cap __u32, or 0; out: entry i is
+ *	the hardware queue CPU i submits to
+ * @cpu_map_cap: in: entries available at @cpu_map
+ * @nr_hw_queues: out: hardware queues of the array device
+ * @reserved: in: must be zero
+ */
+struct stria_ioc_query {
+	__u32 size;
+	__u32 flags;
+	__u32 index;
+	__u32 level;
+	char name[STRIA_NAME_LEN];
+	__u8 uuid[STRIA_UUID_LEN];
+	__u32 chunk_sectors;
+	__u32 nr_members;
+	__u32 state;
+	__u32 numa_node;
+	__u64 array_sectors;
+	__u64 data_offset;
+	__u64 member_sectors;
+	__u64 events;
+	__u64 members;
+	__u32 members_cap;
+	__u32 nr_cpus;
+	__u64 cpu_map;
+	__u32 cpu_map_cap;
+	__u32 nr_hw_queues;
+	__u64 reserved[8];
+};
+
+#define STRIA_IOC_CREATE	_IOWR(STRIA_IOC_MAGIC, 0x01, struct stria_ioc_array)
+#define STRIA_IOC_ASSEMBLE	_IOWR(STRIA_IOC_MAGIC, 0x02, struct stria_ioc_array)
+#define STRIA_IOC_STOP		_IOWR(STRIA_IOC_MAGIC, 0x03, struct stria_ioc_stop)
+#define STRIA_IOC_QUERY		_IOWR(STRIA_IOC_MAGIC, 0x04, struct stria_ioc_query)
 
 #endif /* _UAPI_LINUX_STRIA_H */

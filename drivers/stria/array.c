@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stria array lifecycle: create, assemble, stop.
+ *
+ * Starting an array (create or assemble) goes through the same steps, and
+ * nothing user-visible happens until every check has passed:
+ *  1. open every member exclusively (a mounted or held device is refused)
+ *     and refuse the same device twice;
+ *  2. create: check sizes and the geometry; assemble: read and check every
+ *     superblock, and that they describe one complete, current array;
+ *  3. pick the NUMA node (the members' majority unless the admin chose one)
+ *     and allocate the array, its tag set, bio_set and queue there;
+ *  4. write the superblocks (events + 1, state active);
+ *  5. add the gendisk striaN and the holder/slave links.
+ * Stopping is refused while striaN is open; otherwise the disk goes away,
+ * the superblocks are marked clean and the members are released.
+ *
+ * stria_arrays_lock serialises all of this and protects the array list; the
+ * I/O path never takes it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/nodemask.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uuid.h>
+
+#include "stria.h"
+#include "trace.h"
+
+static unsigned int hw_queues;
+module_param(hw_queues, uint, 0444);
+MODULE_PARM_DESC(hw_queues,
+		 "Hardware queues per array (count; 0 = one per CPU, the default)");
+
+static unsigned int queue_depth = 128;
+module_param(queue_depth, uint, 0444);
+MODULE_PARM_DESC(queue_depth,
+		 "Requests per hardware queue (count; 1..4096, default 128)");
+
+DEFINE_MUTEX(stria_arrays_lock);
+LIST_HEAD(stria_arrays);
+static DEFINE_IDA(stria_index_ida);
+int stria_major;
+
+static const struct block_device_operations stria_disk_fops = {
+	.owner	= THIS_MODULE,
+};
+
+#define stria_fail(spec, i, fmt, ...) ({				\
+	snprintf((spec)->msg, STRIA_MSG_LEN, fmt, ##__VA_ARGS__);	\
+	(spec)->err_member = (i);					\
+})
+
+/**
+ * struct stria_opened - members opened for a start, before the array exists
+ * @dev: the opened devices, by position in the request
+ * @sb: their superblocks (assemble)
+ * @holder: the exclusive-open identity, handed over to the array
+ */
+struct stria_opened {
+	struct stria_bdev *dev;
+	struct stria_sb *sb;
+	void *holder;
+};
+
+static void stria_close_all(struct stria_opened *o, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (o->dev[i].bdev)
+			stria_bdev_close(&o->dev[i]);
+}
+
+static int stria_open_all(struct stria_spec *spec, struct stria_opened *o)
+{
+	u32 i, j;
+	int ret;
+
+	for (i = 0; i < spec->nr_members; i++) {
+		ret = stria_bdev_open(spec->paths[i], o->holder, &o->dev[i]);
+		if (ret) {
+			o->dev[i].bdev = NULL;
+			if (ret == -EBUSY)
+				stria_fail(spec, i, "%s is in use (mounted, or held by md, dm or another array)",
+					   spec->paths[i]);
+			else if (ret == -ENOENT || ret == -ENOTBLK ||
+				 ret == -ENXIO)
+				stria_fail(spec, i, "%s is not a block device",
+					   spec->paths[i]);
+			else
+				stria_fail(spec, i, "cannot open %s: error %d",
+					   spec->paths[i], ret);
+			return ret;
+		}
+		for (j = 0; j < i; j++) {
+			if (o->dev[j].bdev->bd_dev == o->dev[i].bdev->bd_dev) {
+				stria_fail(spec, i, "%s is given twice (members %u and %u)",
+					   spec->paths[i], j, i);
+				stria_bdev_close(&o->dev[i]);
+				o->dev[i].bdev = NULL;
+				return -EINVAL;
+			}
+		}
+		if (bdev_logical_block_size(o->dev[i].bdev) > STRIA_SB_SIZE) {
+			stria_fail(spec, i, "%s has %u-byte blocks; at most %u are supported",
+				   spec->paths[i],
+				   bdev_logical_block_size(o->dev[i].bdev),
+				   STRIA_SB_SIZE);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Create: every member must hold the superblock area plus one chunk. */
+static int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
+			      struct stria_geom *g)
+{
+	u64 min = U64_MAX, need = STRIA_SB_DATA_OFFSET + spec->chunk_sectors;
+	u32 i;
+
+	for (i = 0; i < spec->nr_members; i++) {
+		u64 s = bdev_nr_sectors(o->dev[i].bdev);
+
+		if (s < need) {
+			stria_fail(spec, i, "%s is too small: %llu sectors, needs at least %llu (1 MiB superblock area + one chunk)",
+				   spec->paths[i], s, need);
+			return -ENOSPC;
+		}
+		min = min(min, s);
+	}
+	if (stria_geom_init(g, spec->level, spec->nr_members,
+			    spec->chunk_sectors, min - STRIA_SB_DATA_OFFSET)) {
+		stria_fail(spec, STRIA_NO_MEMBER, "invalid geometry");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct stria_array *stria_find_uuid(const u8 *uuid)
+{
+	struct stria_array *a;
+
+	list_for_each_entry(a, &stria_arrays, list)
+		if (!memcmp(a->uuid, uuid, STRIA_UUID_LEN))
+			return a;
+	return NULL;
+}
+
+/*
+ * Assemble: every member carries a valid superblock of the same array, with
+ * its own role, and none is older than the others.
+ */
+static int stria_check_assemble(struct stria_spec *spec,
+				struct stria_opened *o, struct stria_geom *g,
+				u32 *roles)
+{
+	struct stria_sb *s0 = &o->sb[0];
+	unsigned long seen[BITS_TO_LONGS(STRIA_GEOM_MAX_MEMBERS)] = { 0 };
+	char why[96];
+	u64 maxev = 0;
+	u32 i, role;
+	int ret;
+
+	for (i = 0; i < spec->nr_members; i++) {
+		struct stria_sb *sb = &o->sb[i];
+
+		ret = stria_sb_read(o->dev[i].bdev, sb);
+		if (ret) {
+			stria_fail(spec, i, "cannot read the superblock of %s: error %d",
+				   spec->paths[i], ret);
+			return ret;
+		}
+		ret = stria_sb_check(sb, stria_sb_crc(sb), why, sizeof(why));
+		if (ret) {
+			stria_fail(spec, i, "%s: %s", spec->paths[i], why);
+			return ret == -ENODATA ? -ENODATA : -EINVAL;
+		}
+		if (memcmp(sb->array_uuid, s0->array_uuid, STRIA_UUID_LEN) ||
+		    sb->nr_members != s0->nr_members ||
+		    sb->chunk_sectors != s0->chunk_sectors ||
+		    sb->data_sectors != s0->data_sectors ||
+		    sb->level != s0->level) {
+			stria_fail(spec, i, "%s belongs to array '%.31s', not to '%.31s' like %s",
+				   spec->paths[i], sb->name, s0->name,
+				   spec->paths[0]);
+			return -EINVAL;
+		}
+		role = le32_to_cpu(sb->role);
+		if (test_and_set_bit(role, seen)) {
+			stria_fail(spec, i, "%s has role %u, which another member has too",
+				   spec->paths[i], role);
+			return -EINVAL;
+		}
+		roles[i] = role;
+		if (bdev_nr_sectors(o->dev[i].bdev) <
+		    STRIA_SB_DATA_OFFSET + le64_to_cpu(sb->data_sectors)) {
+			stria_fail(spec, i, "%s is smaller than its data area (%llu sectors, needs %llu)",
+				   spec->paths[i],
+				   (u64)bdev_nr_sectors(o->dev[i].bdev),
+				   STRIA_SB_DATA_OFFSET +
+				   le64_to_cpu(sb->data_sectors));
+			return -EINVAL;
+		}
+		maxev = max(maxev, le64_to_cpu(sb->events));
+	}
+	if (spec->nr_members != le32_to_cpu(s0->nr_members)) {
+		stria_fail(spec, STRIA_NO_MEMBER, "array '%.31s' has %u members, %u given",
+			   s0->name, le32_to_cpu(s0->nr_members),
+			   spec->nr_members);
+		return -EINVAL;
+	}
+	for (i = 0; i < spec->nr_members; i++) {
+		if (le64_to_cpu(o->sb[i].events) < maxev) {
+			stria_fail(spec, i, "%s is stale: events %llu, the others have %llu",
+				   spec->paths[i], le64_to_cpu(o->sb[i].events),
+				   maxev);
+			return -ESTALE;
+		}
+	}
+	if (spec->name[0] && strncmp(spec->name, s0->name, STRIA_NAME_LEN)) {
+		stria_fail(spec, STRIA_NO_MEMBER, "the members belong to array '%.31s', not '%s'",
+			   s0->name, spec->name);
+		return -EINVAL;
+	}
+	if (stria_geom_init(g, le32_to_cpu(s0->level),
+			    le32_to_cpu(s0->nr_members),
+			    le32_to_cpu(s0->chunk_sectors),
+			    le64_to_cpu(s0->data_sectors)) ||
+	    g->member_sectors != le64_to_cpu(s0->data_sectors)) {
+		stria_fail(spec, STRIA_NO_MEMBER, "the superblocks describe an invalid geometry");
+		return -EINVAL;
+	}
+	if (stria_find_uuid(s0->array_uuid)) {
+		stria_fail(spec, STRIA_NO_MEMBER, "array '%.31s' is already running as stria%d",
+			   s0->name, stria_find_uuid(s0->array_uuid)->index);
+		return -EEXIST;
+	}
+	strscpy(spec->name, s0->name, sizeof(spec->name));
+	return 0;
+}
+
+/* The node most members are attached to, or NUMA_NO_NODE. */
+static int stria_majority_node(struct stria_opened *o, u32 n)
+{
+	int best = NUMA_NO_NODE, bestcount = 0, node, count;
+	u32 i, j;
+
+	for (i = 0; i < n; i++) {
+		node = o->dev[i].bdev->bd_disk->node_id;
+		if (node == NUMA_NO_NODE)
+			continue;
+		count = 0;
+		for (j = 0; j < n; j++)
+			if (o->dev[j].bdev->bd_disk->node_id == node)
+				count++;
+		if (count > bestcount) {
+			best = node;
+			bestcount = count;
+		}
+	}
+	return best;
+}
+
+static int stria_write_sbs(struct stria_array *a, u32 state)
+{
+	struct stria_sb *sb = kmalloc(sizeof(*sb), GFP_KERNEL);
+	int ret = 0, err;
+	u32 i;
+
+	if (!sb)
+		return -ENOMEM;
+	for (i = 0; i < a->nr_members; i++) {
+		stria_sb_fill(sb, a, &a->members[i], state);
+		err = stria_sb_write(a->members[i].dev.bdev, sb);
+		if (err) {
+			pr_err("stria%d: cannot write the superblock of %pg: %d\n",
+			       a->index, a->members[i].dev.bdev, err);
+			ret = ret ?: err;
+		}
+	}
+	kfree(sb);
+	return ret;
+}
+
+static void stria_limits(struct stria_array *a, struct queue_limits *lim)
+{
+	u32 chunk_bytes = 1U << (a->geom.chunk_shift + SECTOR_SHIFT);
+	u32 i;
+
+	blk_set_stacking_limits(lim);
+	for (i = 0; i < a->nr_members; i++)
+		blk_stack_limits(lim,
+				 &bdev_get_queue(a->members[i].dev.bdev)->limits,
+				 a->data_offset);
+	lim->chunk_sectors = 1U << a->geom.chunk_shift;
+	lim->max_hw_sectors = min(lim->max_hw_sectors, lim->chunk_sectors);
+	lim->max_sectors = min(lim->max_sectors, lim->chunk_sectors);
+	lim->io_min = chunk_bytes;
+	lim->io_opt = chunk_bytes * a->nr_members;
+	lim->physical_block_size = max(lim->physical_block_size,
+				       lim->logical_block_size);
+}
+
+static int stria_add_disk(struct stria_array *a)
+{
+	struct blk_mq_tag_set *set = &a->tag_set;
+	struct queue_limits lim;
+	struct gendisk *disk;
+	int ret;
+
+	set->ops = &stria_mq_ops;
+	set->nr_hw_queues = hw_queues ? min(hw_queues, nr_cpu_ids) : nr_cpu_ids;
+	set->nr_maps = 1;
+	set->queue_depth = clamp(queue_depth, 1U, 4096U);
+	set->numa_node = a->node;
+	set->flags = STRIA_BLK_MQ_F_SHOULD_MERGE;
+	set->driver_data = a;
+	ret = blk_mq_alloc_tag_set(set);
+	if (ret)
+		return ret;
+
+	stria_limits(a, &lim);
+	disk = stria_alloc_disk_limits(set, &lim, a);
+	if (IS_ERR(disk)) {
+		ret = PTR_ERR(disk);
+		goto out_free_tag_set;
+	}
+	disk->major = stria_major;
+	disk->first_minor = a->index * STRIA_MINORS;
+	disk->minors = STRIA_MINORS;
+	disk->fops = &stria_disk_fops;
+	disk->private_data = a;
+	snprintf(disk->disk_name, DISK_NAME_LEN, "stria%d", a->index);
+	set_capacity(disk, stria_geom_array_sectors(&a->geom));
+	a->disk = disk;
+	return 0;
+
+out_free_tag_set:
+	blk_mq_free_tag_set(set);
+	return ret;
+}
+
+static void stria_unlink_holders(struct stria_array *a)
+{
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++) {
+		if (a->members[i].linked)
+			bd_unlink_disk_holder(a->members[i].dev.bdev, a->disk);
+		a->members[i].linked = false;
+	}
+}
+
+static void stria_link_holders(struct stria_array *a)
+{
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++) {
+		if (bd_link_disk_holder(a->members[i].dev.bdev, a->disk))
+			pr_warn("stria%d: no holder link for %pg\n", a->index,
+				a->members[i].dev.bdev);
+		else
+			a->members[i].linked = true;
+	}
+}
+
+static void stria_array_free(struct stria_array *a)
+{
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++)
+		if (a->members[i].dev.bdev)
+			stria_bdev_close(&a->members[i].dev);
+	if (a->index >= 0)
+		ida_free(&stria_index_ida, a->index);
+	kfree(a->holder);
+	kfree(a);
+}
+
+/*
+ * The array is set up from the opened members: they move into it, so from
+ * here on freeing the array closes them.
+ */
+static struct stria_array *stria_array_alloc(struct stria_spec *spec,
+					     struct stria_opened *o,
+					     const struct stria_geom *g,
+					     const u32 *roles, int node)
+{
+	struct stria_array *a;
+	u32 i;
+
+	a = kzalloc_node(struct_size(a, members, spec->nr_members),
+			 GFP_KERNEL, node);
+	if (!a)
+		return NULL;
+	a->index = -1;
+	a->node = node;
+	a->geom = *g;
+	a->ops = &stria_raid0_ops;
+	a->data_offset = STRIA_SB_DATA_OFFSET;
+	a->nr_members = spec->nr_members;
+	a->holder = o->holder;
+	o->holder = NULL;
+	strscpy(a->name, spec->name, sizeof(a->name));
+	INIT_LIST_HEAD(&a->list);
+	for (i = 0; i < spec->nr_members; i++) {
+		struct stria_member *m = &a->members[roles[i]];
+
+		m->array = a;
+		m->dev = o->dev[i];
+		o->dev[i].bdev = NULL;
+		m->role = roles[i];
+		m->state = STRIA_STATE_ACTIVE;
+		m->node = m->dev.bdev->bd_disk->node_id;
+		m->dev_sectors = bdev_nr_sectors(m->dev.bdev);
+		atomic64_set(&m->errors, 0);
+		if (spec->assemble)
+			memcpy(m->uuid, o->sb[i].member_uuid, STRIA_UUID_LEN);
+		else
+			generate_random_uuid(m->uuid);
+	}
+	if (spec->assemble) {
+		memcpy(a->uuid, o->sb[0].array_uuid, STRIA_UUID_LEN);
+		a->ctime = le64_to_cpu(o->sb[0].ctime);
+		a->events = le64_to_cpu(o->sb[0].events);
+	} else {
+		generate_random_uuid(a->uuid);
+		a->ctime = ktime_get_real_seconds();
+		a->events = 0;
+	}
+	return a;
+}
+
+static int stria_array_build(struct stria_array *a)
+{
+	int ret;
+
+	ret = ida_alloc_max(&stria_index_ida, STRIA_MAX_ARRAYS - 1,
+			    GFP_KERNEL);
+	if (ret < 0)
+		return ret;
+	a->index = ret;
+	ret = stria_io_init(a);
+	if (ret)
+		return ret;
+	ret = stria_add_disk(a);
+	if (ret)
+		goto out_io_exit;
+	a->events++;
+	ret = stria_write_sbs(a, STRIA_SB_STATE_ACTIVE);
+	if (ret)
+		goto out_put_disk;
+	ret = device_add_disk(NULL, a->disk, stria_disk_groups);
+	if (ret)
+		goto out_put_disk;
+	stria_link_holders(a);
+	return 0;
+
+out_put_disk:
+	stria_put_disk(a->disk);
+	blk_mq_free_tag_set(&a->tag_set);
+out_io_exit:
+	stria_io_exit(a);
+	return ret;
+}
+
+/**
+ * stria_array_start() - create or assemble an array
+ * @spec: the validated request; @spec->msg and @spec->err_member say why
+ *	on failure
+ * @out: the running array on success
+ *
+ * Caller holds stria_arrays_lock. On failure nothing has changed: no
+ * superblock written, no device left open.
+ *
+ * Return: 0 or a negative errno.
+ */
+int stria_array_start(struct stria_spec *spec, struct stria_array **out)
+{
+	u32 roles[STRIA_GEOM_MAX_MEMBERS];
+	struct stria_opened o = { };
+	struct stria_array *a;
+	struct stria_geom g;
+	int ret, node;
+	u32 i;
+
+	lockdep_assert_held(&stria_arrays_lock);
+	if (!spec->assemble) {
+		list_for_each_entry(a, &stria_arrays, list) {
+			if (!strcmp(a->name, spec->name)) {
+				stria_fail(spec, STRIA_NO_MEMBER, "an array named '%s' is already running as stria%d",
+					   spec->name, a->index);
+				return -EEXIST;
+			}
+		}
+	}
+	ret = -ENOMEM;
+	o.dev = kcalloc(spec->nr_members, sizeof(*o.dev), GFP_KERNEL);
+	o.sb = kvcalloc(spec->nr_members, sizeof(*o.sb), GFP_KERNEL);
+	o.holder = kzalloc(1, GFP_KERNEL);
+	if (!o.dev || !o.sb || !o.holder) {
+		stria_fail(spec, STRIA_NO_MEMBER, "out of memory");
+		goto out_free;
+	}
+	ret = stria_open_all(spec, &o);
+	if (ret)
+		goto out_close;
+	if (spec->assemble) {
+		ret = stria_check_assemble(spec, &o, &g, roles);
+	} else {
+		for (i = 0; i < spec->nr_members; i++)
+			roles[i] = i;
+		ret = stria_check_create(spec, &o, &g);
+	}
+	if (ret)
+		goto out_close;
+	if (spec->assemble) {
+		list_for_each_entry(a, &stria_arrays, list) {
+			if (!strcmp(a->name, spec->name)) {
+				stria_fail(spec, STRIA_NO_MEMBER, "another array named '%s' is running as stria%d",
+					   spec->name, a->index);
+				ret = -EEXIST;
+				goto out_close;
+			}
+		}
+	}
+
+	node = spec->node;
+	if (node == NUMA_NO_NODE)
+		node = stria_majority_node(&o, spec->nr_members);
+	ret = -ENOMEM;
+	a = stria_array_alloc(spec, &o, &g, roles, node);
+	if (!a) {
+		stria_fail(spec, STRIA_NO_MEMBER, "out of memory");
+		goto out_close;
+	}
+	ret = stria_array_build(a);
+	if (ret) {
+		stria_fail(spec, STRIA_NO_MEMBER, "cannot set up the array device: error %d",
+			   ret);
+		stria_array_free(a);
+		goto out_free;
+	}
+	list_add_tail(&a->list, &stria_arrays);
+	trace_stria_array_start(a->index, a->name, a->geom.level,
+				a->nr_members, 1U << a->geom.chunk_shift,
+				!spec->assemble);
+	pr_info("stria%d: %s array '%s': raid%u, %u members, %u KiB chunks, %llu sectors, node %d\n",
+		a->index, spec->assemble ? "assembled" : "created", a->name,
+		a->geom.level, a->nr_members,
+		1U << (a->geom.chunk_shift - 1),
+		stria_geom_array_sectors(&a->geom), a->node);
+	*out = a;
+	ret = 0;
+	goto out_free;
+
+out_close:
+	stria_close_all(&o, spec->nr_members);
+out_free:
+	kfree(o.holder);
+	kvfree(o.sb);
+	kfree(o.dev);
+	return ret;
+}
+
+/**
+ * stria_array_stop() - stop a running array
+ * @a: the array
+ * @msg: STRIA_MSG_LEN bytes for the reason on failure
+ *
+ * Caller holds stria_arrays_lock. Refused while the array device is open.
+ *
+ * Return: 0 or -EBUSY.
+ */
+int stria_array_stop(struct stria_array *a, char *msg)
+{
+	int ret;
+
+	lockdep_assert_held(&stria_arrays_lock);
+	if (stria_disk_openers(a->disk)) {
+		snprintf(msg, STRIA_MSG_LEN, "stria%d ('%s') is open: unmount it or close it first",
+			 a->index, a->name);
+		return -EBUSY;
+	}
+	list_del_init(&a->list);
+	stria_unlink_holders(a);
+	del_gendisk(a->disk);
+	a->events++;
+	ret = stria_write_sbs(a, STRIA_SB_STATE_CLEAN);
+	if (ret)
+		pr_warn("stria%d: stopped, but a superblock could not be marked clean\n",
+			a->index);
+	trace_stria_array_stop(a->index, a->name);
+	pr_info("stria%d: array '%s' stopped\n", a->index, a->name);
+	stria_put_disk(a->disk);
+	blk_mq_free_tag_set(&a->tag_set);
+	stria_io_exit(a);
+	stria_array_free(a);
+	return 0;
+}
+
+/**
+ * stria_array_find() - look an array up
+ * @name: its name, or NULL/"" to look up by @index
+ * @index: N of striaN
+ * @next: return the array with the lowest index >= @index instead
+ *
+ * Caller holds stria_arrays_lock.
+ *
+ * Return: the array or NULL.
+ */
+struct stria_array *stria_array_find(const char *name, u32 index, bool next)
+{
+	struct stria_array *a, *best = NULL;
+
+	list_for_each_entry(a, &stria_arrays, list) {
+		if (name && name[0]) {
+			if (!strcmp(a->name, name))
+				return a;
+		} else if (next) {
+			if (a->index >= index && (!best || a->index < best->index))
+				best = a;
+		} else if (a->index == index) {
+			return a;
+		}
+	}
+	return best;
+}
+
+/**
+ * stria_array_count() - running arrays
+ */
+unsigned int stria_array_count(void)
+{
+	struct stria_array *a;
+	unsigned int n = 0;
+
+	mutex_lock(&stria_arrays_lock);
+	list_for_each_entry(a, &stria_arrays, list)
+		n++;
+	mutex_unlock(&stria_arrays_lock);
+	return n;
+}
+
+/**
+ * stria_array_stop_all() - stop every array, open or not (module unload)
+ */
+void stria_array_stop_all(void)
+{
+	struct stria_array *a, *tmp;
+	char msg[STRIA_MSG_LEN];
+
+	mutex_lock(&stria_arrays_lock);
+	list_for_each_entry_safe(a, tmp, &stria_arrays, list) {
+		if (stria_array_stop(a, msg))
+			pr_err("stria%d: %s\n", a->index, msg);
+	}
+	mutex_unlock(&stria_arrays_lock);
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stria I/O path: the blk-mq side of every level.
+ *
+ * queue_rq() runs on the CPU that submitted the request. The level
+ * (raid0.c) maps it to one or more member ranges; for each, a clone bio
+ * sharing the request's pages is prepared from the array's bio_set without
+ * sleeping. Only when all clones exist is the request started and the clones
+ * submitted, so a failed allocation returns BLK_STS_RESOURCE with nothing in
+ * flight and blk-mq retries later. The last clone to complete ends the
+ * request from the member's completion context: no worker thread, no lock,
+ * only an atomic count in the request's PDU.
+ *
+ * A flush goes to every member; FUA stays on the one write that carries it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/blk-mq.h>
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
+#include <linux/topology.h>
+
+#include "stria.h"
+#include "trace.h"
+
+/**
+ * struct stria_cmd - per-request state (the blk-mq PDU)
+ * @pending: clones in flight
+ * @status: first error seen, BLK_STS_OK otherwise
+ */
+struct stria_cmd {
+	atomic_t pending;
+	blk_status_t status;
+};
+
+/**
+ * struct stria_clone - a bio sent to a member on behalf of a request
+ * @rq: the array request
+ * @member: the member it goes to
+ * @bio: the bio itself; must be last (bio_set front_pad)
+ */
+struct stria_clone {
+	struct request *rq;
+	struct stria_member *member;
+	struct bio bio;
+};
+
+/**
+ * stria_member_set_state() - change a member's state and trace it
+ * @m: the member
+ * @state: STRIA_STATE_*
+ *
+ * Safe from any context; only the first change to a state is traced.
+ */
+void stria_member_set_state(struct stria_member *m, u32 state)
+{
+	u32 old = READ_ONCE(m->state);
+
+	if (old == state || cmpxchg(&m->state, old, state) != old)
+		return;
+	trace_stria_member_state(m->array->index, m->role,
+				 m->dev.bdev->bd_dev, old, state);
+	if (state == STRIA_STATE_FAILED)
+		pr_err_ratelimited("stria%d: member %u (%pg) failed I/O\n",
+				   m->array->index, m->role, m->dev.bdev);
+}
+
+static void stria_clone_endio(struct bio *bio)
+{
+	struct stria_clone *c = container_of(bio, struct stria_clone, bio);
+	struct request *rq = c->rq;
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	blk_status_t st = bio->bi_status;
+
+	if (unlikely(st)) {
+		WRITE_ONCE(cmd->status, st);
+		atomic64_inc(&c->member->errors);
+		if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN)
+			stria_member_set_state(c->member, STRIA_STATE_FAILED);
+	}
+	bio_put(bio);
+	if (atomic_dec_and_test(&cmd->pending)) {
+		struct stria_array *a = rq->q->queuedata;
+
+		st = READ_ONCE(cmd->status);
+		if (unlikely(st))
+			this_cpu_inc(a->stats->errors);
+		blk_mq_end_request(rq, st);
+	}
+}
+
+static void stria_clone_init(struct bio *bio, struct request *rq,
+			     struct stria_member *m, u64 sector,
+			     struct bio_list *clones)
+{
+	struct stria_clone *c = container_of(bio, struct stria_clone, bio);
+
+	c->rq = rq;
+	c->member = m;
+	bio->bi_iter.bi_sector = sector;
+	bio->bi_end_io = stria_clone_endio;
+	bio_list_add(clones, bio);
+}
+
+/**
+ * stria_clone_prepare() - prepare a clone of one of a request's bios
+ * @a: the array
+ * @rq: the request @src belongs to
+ * @m: the member it goes to
+ * @src: the request's bio
+ * @sector: where on the member (absolute, data offset included)
+ * @clones: list to add the clone to
+ *
+ * Does not sleep. FUA is taken from the request (blk-mq's flush machinery
+ * has already turned a preflush into a separate flush request).
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int stria_clone_prepare(struct stria_array *a, struct request *rq,
+			struct stria_member *m, struct bio *src, u64 sector,
+			struct bio_list *clones)
+{
+	struct bio *bio;
+
+	bio = stria_bio_alloc_clone(m->dev.bdev, src, GFP_NOWAIT, &a->bioset);
+	if (!bio)
+		return -ENOMEM;
+	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
+	bio->bi_opf |= rq->cmd_flags & REQ_FUA;
+	stria_clone_init(bio, rq, m, sector, clones);
+	return 0;
+}
+
+/**
+ * stria_clone_prepare_empty() - prepare a bio without data for a member
+ * @a: the array
+ * @rq: the request it serves
+ * @m: the member it goes to
+ * @opf: operation and flags (flush, discard, write-zeroes, ...)
+ * @sector: where on the member (absolute)
+ * @nr_sectors: length; 0 for a flush
+ * @clones: list to add the bio to
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int stria_clone_prepare_empty(struct stria_array *a, struct request *rq,
+			      struct stria_member *m, stria_opf_t opf,
+			      u64 sector, u64 nr_sectors,
+			      struct bio_list *clones)
+{
+	struct bio *bio;
+
+	bio = stria_bio_alloc_bioset(m->dev.bdev, 0, opf, GFP_NOWAIT,
+				     &a->bioset);
+	if (!bio)
+		return -ENOMEM;
+	bio->bi_iter.bi_size = nr_sectors << SECTOR_SHIFT;
+	stria_clone_init(bio, rq, m, sector, clones);
+	return 0;
+}
+
+/**
+ * stria_clones_drop() - free prepared clones that were never submitted
+ * @clones: the list
+ */
+void stria_clones_drop(struct bio_list *clones)
+{
+	struct bio *bio;
+
+	while ((bio = bio_list_pop(clones)))
+		bio_put(bio);
+}
+
+/**
+ * stria_clones_submit() - start @rq and send its prepared clones
+ * @rq: the request
+ * @clones: its clones; the request ends when the last one completes (at
+ *	once, successfully, when the list is empty)
+ */
+void stria_clones_submit(struct request *rq, struct bio_list *clones)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct bio *bio;
+	unsigned int n = 0;
+
+	bio_list_for_each(bio, clones)
+		n++;
+	cmd->status = BLK_STS_OK;
+	atomic_set(&cmd->pending, n);
+	blk_mq_start_request(rq);
+	if (!n) {
+		blk_mq_end_request(rq, BLK_STS_OK);
+		return;
+	}
+	while ((bio = bio_list_pop(clones)))
+		submit_bio_noacct(bio);
+}
+
+static blk_status_t stria_flush(struct stria_array *a, struct request *rq)
+{
+	struct bio_list clones = BIO_EMPTY_LIST;
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++) {
+		if (stria_clone_prepare_empty(a, rq, &a->members[i],
+					      REQ_OP_WRITE | REQ_PREFLUSH |
+					      REQ_SYNC, 0, 0, &clones)) {
+			stria_clones_drop(&clones);
+			return BLK_STS_RESOURCE;
+		}
+	}
+	this_cpu_inc(a->stats->flushes);
+	stria_clones_submit(rq, &clones);
+	return BLK_STS_OK;
+}
+
+static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
+				   const struct blk_mq_queue_data *bd)
+{
+	struct stria_array *a = hctx->queue->queuedata;
+	struct request *rq = bd->rq;
+
+	if (req_op(rq) == REQ_OP_FLUSH)
+		return stria_flush(a, rq);
+	return a->ops->queue_rq(a, rq);
+}
+
+/*
+ * CPU -> hardware queue map, grouped by NUMA node: each node gets a share
+ * of the queues proportional to its CPUs (a node shares one queue when
+ * there are fewer queues than nodes), and its CPUs are spread over its own
+ * queues, so a queue's CPUs and therefore its hctx memory stay on one node.
+ * With one queue per CPU (the default) every CPU has its own queue and the
+ * queues of a node are consecutive.
+ */
+void stria_map_cpus(struct blk_mq_tag_set *set)
+{
+	struct blk_mq_queue_map *qmap = &set->map[HCTX_TYPE_DEFAULT];
+	unsigned int nq = qmap->nr_queues, total = 0, before = 0;
+	unsigned int cpu, node, first, count, k;
+
+	for_each_possible_cpu(cpu)
+		total++;
+	for_each_node(node) {
+		unsigned int ncpus = 0;
+
+		for_each_possible_cpu(cpu)
+			if (cpu_to_node(cpu) == node)
+				ncpus++;
+		if (!ncpus)
+			continue;
+		first = (u64)nq * before / total;
+		count = (u64)nq * (before + ncpus) / total - first;
+		if (!count)
+			count = 1;
+		if (first >= nq)
+			first = nq - 1;
+		k = 0;
+		for_each_possible_cpu(cpu) {
+			if (cpu_to_node(cpu) != node)
+				continue;
+			qmap->mq_map[cpu] = qmap->queue_offset + first +
+					    k++ % count;
+		}
+		before += ncpus;
+	}
+	/* CPUs of no node (NUMA_NO_NODE): spread them over all queues */
+	k = 0;
+	for_each_possible_cpu(cpu)
+		if (cpu_to_node(cpu) == NUMA_NO_NODE || cpu_to_node(cpu) < 0)
+			qmap->mq_map[cpu] = qmap->queue_offset + k++ % nq;
+}
+
+const struct blk_mq_ops stria_mq_ops = {
+	.queue_rq	= stria_queue_rq,
+	.map_queues	= stria_map_queues,
+};
+
+/**
+ * stria_io_init() - set up an array's clone pool and counters
+ * @a: the array, with @a->node set
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int stria_io_init(struct stria_array *a)
+{
+	int ret;
+
+	ret = bioset_init(&a->bioset, BIO_POOL_SIZE,
+			  offsetof(struct stria_clone, bio), 0);
+	if (ret)
+		return ret;
+	a->stats = alloc_percpu(struct stria_stats);
+	if (!a->stats) {
+		bioset_exit(&a->bioset);
+		return -ENOMEM;
+	}
+	a->tag_set.cmd_size = sizeof(struct stria_cmd);
+	return 0;
+}
+
+/**
+ * stria_io_exit() - undo stria_io_init()
+ * @a: the array, with no I/O in flight
+ */
+void stria_io_exit(struct stria_array *a)
+{
+	free_percpu(a->stats);
+	bioset_exit(&a->bioset);
+}

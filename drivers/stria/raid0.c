@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stria RAID0: requests to members.
+ *
+ * The queue's chunk_sectors limit makes blk-mq split and merge so that a
+ * read or write request never crosses a chunk, so it lives on exactly one
+ * member at one place (stria_raid0_map() in geom.h): each of its bios is
+ * cloned there. Discard, secure erase and write-zeroes requests may span
+ * many chunks; they become one request per member covering that member's
+ * contiguous part of the range (stria_raid0_member_range()).
+ */
+#include <linux/blk-mq.h>
+
+#include "stria.h"
+#include "trace.h"
+
+static blk_status_t stria_raid0_rw(struct stria_array *a, struct request *rq)
+{
+	struct bio_list clones = BIO_EMPTY_LIST;
+	sector_t pos = blk_rq_pos(rq);
+	unsigned int dir = rq_data_dir(rq);
+	struct stria_member *m;
+	struct stria_loc loc;
+	struct bio *bio;
+	u64 base;
+
+	/* chunk_sectors guarantees this; anything else is a block layer bug */
+	if (WARN_ON_ONCE(blk_rq_sectors(rq) >
+			 stria_geom_chunk_sectors_left(&a->geom, pos)))
+		return BLK_STS_IOERR;
+
+	stria_raid0_map(&a->geom, pos, &loc);
+	m = &a->members[loc.member];
+	base = a->data_offset + loc.sector;
+	__rq_for_each_bio(bio, rq) {
+		if (stria_clone_prepare(a, rq, m, bio,
+					base + (bio->bi_iter.bi_sector - pos),
+					&clones)) {
+			stria_clones_drop(&clones);
+			return BLK_STS_RESOURCE;
+		}
+	}
+	trace_stria_map(a->index, (__force u32)req_op(rq), pos, blk_rq_sectors(rq),
+			loc.member, base);
+	this_cpu_inc(a->stats->ios[dir]);
+	this_cpu_add(a->stats->sectors[dir], blk_rq_sectors(rq));
+	stria_clones_submit(rq, &clones);
+	return BLK_STS_OK;
+}
+
+static blk_status_t stria_raid0_range(struct stria_array *a,
+				      struct request *rq, stria_opf_t opf)
+{
+	struct bio_list clones = BIO_EMPTY_LIST;
+	sector_t pos = blk_rq_pos(rq);
+	u64 ms, len;
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++) {
+		len = stria_raid0_member_range(&a->geom, pos,
+					       blk_rq_sectors(rq), i, &ms);
+		if (!len)
+			continue;
+		if (stria_clone_prepare_empty(a, rq, &a->members[i], opf,
+					      a->data_offset + ms, len,
+					      &clones)) {
+			stria_clones_drop(&clones);
+			return BLK_STS_RESOURCE;
+		}
+		trace_stria_map(a->index, (__force u32)req_op(rq), pos, blk_rq_sectors(rq),
+				i, a->data_offset + ms);
+	}
+	this_cpu_inc(a->stats->discards);
+	stria_clones_submit(rq, &clones);
+	return BLK_STS_OK;
+}
+
+static blk_status_t stria_raid0_queue_rq(struct stria_array *a,
+					 struct request *rq)
+{
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+	case REQ_OP_WRITE:
+		return stria_raid0_rw(a, rq);
+	case REQ_OP_DISCARD:
+	case REQ_OP_SECURE_ERASE:
+		return stria_raid0_range(a, rq, req_op(rq));
+	case REQ_OP_WRITE_ZEROES:
+		return stria_raid0_range(a, rq, REQ_OP_WRITE_ZEROES |
+					 (rq->cmd_flags & REQ_NOUNMAP));
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+}
+
+const struct stria_level_ops stria_raid0_ops = {
+	.level		= 0,
+	.name		= "raid0",
+	.queue_rq	= stria_raid0_queue_rq,
+};

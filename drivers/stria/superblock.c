@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stria superblock I/O: read, fill and write the 4 KiB superblock at the
+ * start of each member. The format itself (struct stria_sb and
+ * stria_sb_check()) is in ondisk.h, shared with user space, and documented
+ * in Documentation/stria/ondisk-format.rst.
+ */
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/crc32c.h>
+#include <linux/gfp.h>
+#include <linux/string.h>
+
+#include "stria.h"
+
+/**
+ * stria_sb_crc() - the CRC-32C a superblock must carry
+ * @sb: the superblock
+ *
+ * Return: the standard CRC-32C (init and final xor ~0) of every byte before
+ * the crc field.
+ */
+u32 stria_sb_crc(const struct stria_sb *sb)
+{
+	return ~crc32c(~0U, sb, STRIA_SB_CRC_OFFSET);
+}
+
+static int stria_sb_io(struct block_device *bdev, struct page *page,
+		       stria_opf_t opf)
+{
+	struct bio *bio;
+	int ret;
+
+	bio = stria_bio_alloc(bdev, 1, opf, GFP_KERNEL);
+	if (!bio)
+		return -ENOMEM;
+	bio->bi_iter.bi_sector = 0;
+	__bio_add_page(bio, page, STRIA_SB_SIZE, 0);
+	ret = submit_bio_wait(bio);
+	bio_put(bio);
+	return ret;
+}
+
+/**
+ * stria_sb_read() - read the superblock area of a member
+ * @bdev: the member
+ * @sb: filled with the first 4 KiB of @bdev; not checked
+ *
+ * Return: 0 or a negative errno (-EIO on a read error).
+ */
+int stria_sb_read(struct block_device *bdev, struct stria_sb *sb)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	int ret;
+
+	if (!page)
+		return -ENOMEM;
+	ret = stria_sb_io(bdev, page, REQ_OP_READ | REQ_SYNC | REQ_META);
+	if (!ret)
+		memcpy(sb, page_address(page), sizeof(*sb));
+	__free_page(page);
+	return ret;
+}
+
+/**
+ * stria_sb_write() - write a superblock to a member, durably
+ * @bdev: the member
+ * @sb: the superblock, sealed (crc set)
+ *
+ * Earlier writes to @bdev are flushed first, and the superblock is written
+ * with FUA.
+ *
+ * Return: 0 or a negative errno.
+ */
+int stria_sb_write(struct block_device *bdev, const struct stria_sb *sb)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	int ret;
+
+	if (!page)
+		return -ENOMEM;
+	memcpy(page_address(page), sb, sizeof(*sb));
+	ret = stria_sb_io(bdev, page, REQ_OP_WRITE | REQ_SYNC | REQ_META |
+			  REQ_PREFLUSH | REQ_FUA);
+	__free_page(page);
+	return ret;
+}
+
+/**
+ * stria_sb_fill() - build the superblock of one member, sealed
+ * @sb: filled
+ * @a: the array (geometry, identity, events)
+ * @m: the member
+ * @state: STRIA_SB_STATE_*
+ */
+void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
+		   const struct stria_member *m, u32 state)
+{
+	memset(sb, 0, sizeof(*sb));
+	memcpy(sb->magic, STRIA_SB_MAGIC, STRIA_SB_MAGIC_LEN);
+	sb->format = cpu_to_le32(STRIA_SB_FORMAT);
+	sb->layout = cpu_to_le32(STRIA_SB_LAYOUT_RAID0);
+	memcpy(sb->array_uuid, a->uuid, STRIA_UUID_LEN);
+	memcpy(sb->member_uuid, m->uuid, STRIA_UUID_LEN);
+	strscpy(sb->name, a->name, sizeof(sb->name));
+	sb->level = cpu_to_le32(a->geom.level);
+	sb->chunk_sectors = cpu_to_le32(1U << a->geom.chunk_shift);
+	sb->nr_members = cpu_to_le32(a->nr_members);
+	sb->role = cpu_to_le32(m->role);
+	sb->data_offset = cpu_to_le64(a->data_offset);
+	sb->data_sectors = cpu_to_le64(a->geom.member_sectors);
+	sb->dev_sectors = cpu_to_le64(m->dev_sectors);
+	sb->events = cpu_to_le64(a->events);
+	sb->state = cpu_to_le32(state);
+	sb->ctime = cpu_to_le64(a->ctime);
+	sb->utime = cpu_to_le64(ktime_get_real_seconds());
+	sb->crc = cpu_to_le32(stria_sb_crc(sb));
+}

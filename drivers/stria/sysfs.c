@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/block/striaN/stria/: what an array is and how it is doing.
+ * Every file is documented in Documentation/ABI/testing/sysfs-block-stria.
+ * All are read-only; settings go through the control device.
+ */
+#include <linux/blkdev.h>
+#include <linux/device.h>
+#include <linux/sysfs.h>
+
+#include "stria.h"
+
+static struct stria_array *dev_to_array(struct device *dev)
+{
+	return dev_to_disk(dev)->private_data;
+}
+
+static const char *const stria_state_names[] = {
+	[STRIA_STATE_ACTIVE] = "active",
+	[STRIA_STATE_FAILED] = "failed",
+};
+
+static const char *stria_state_name(u32 state)
+{
+	return state < ARRAY_SIZE(stria_state_names) ?
+	       stria_state_names[state] : "unknown";
+}
+
+static ssize_t level_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dev_to_array(dev)->geom.level);
+}
+static DEVICE_ATTR_RO(level);
+
+static ssize_t chunk_size_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  1U << (dev_to_array(dev)->geom.chunk_shift +
+				 SECTOR_SHIFT));
+}
+static DEVICE_ATTR_RO(chunk_size);
+
+static ssize_t nr_members_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dev_to_array(dev)->nr_members);
+}
+static DEVICE_ATTR_RO(nr_members);
+
+static ssize_t members_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct stria_array *a = dev_to_array(dev);
+	int len = 0;
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++) {
+		struct stria_member *m = &a->members[i];
+
+		len += sysfs_emit_at(buf, len, "%u %pg %s %lld\n", m->role,
+				     m->dev.bdev,
+				     stria_state_name(READ_ONCE(m->state)),
+				     (long long)atomic64_read(&m->errors));
+	}
+	return len;
+}
+static DEVICE_ATTR_RO(members);
+
+static ssize_t uuid_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%pUb\n", dev_to_array(dev)->uuid);
+}
+static DEVICE_ATTR_RO(uuid);
+
+static ssize_t name_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_to_array(dev)->name);
+}
+static DEVICE_ATTR_RO(name);
+
+static ssize_t events_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", dev_to_array(dev)->events);
+}
+static DEVICE_ATTR_RO(events);
+
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct stria_array *a = dev_to_array(dev);
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++)
+		if (READ_ONCE(a->members[i].state) != STRIA_STATE_ACTIVE)
+			return sysfs_emit(buf, "failed\n");
+	return sysfs_emit(buf, "active\n");
+}
+static DEVICE_ATTR_RO(state);
+
+static ssize_t numa_node_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", dev_to_array(dev)->node);
+}
+static DEVICE_ATTR_RO(numa_node);
+
+static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct stria_array *a = dev_to_array(dev);
+	struct stria_stats sum = { };
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct stria_stats *s = per_cpu_ptr(a->stats, cpu);
+
+		sum.ios[0] += READ_ONCE(s->ios[0]);
+		sum.ios[1] += READ_ONCE(s->ios[1]);
+		sum.sectors[0] += READ_ONCE(s->sectors[0]);
+		sum.sectors[1] += READ_ONCE(s->sectors[1]);
+		sum.flushes += READ_ONCE(s->flushes);
+		sum.discards += READ_ONCE(s->discards);
+		sum.errors += READ_ONCE(s->errors);
+	}
+	return sysfs_emit(buf, "%llu %llu %llu %llu %llu %llu %llu\n",
+			  sum.ios[0], sum.sectors[0], sum.ios[1],
+			  sum.sectors[1], sum.flushes, sum.discards,
+			  sum.errors);
+}
+static DEVICE_ATTR_RO(io_stat);
+
+static struct attribute *stria_disk_attrs[] = {
+	&dev_attr_level.attr,
+	&dev_attr_chunk_size.attr,
+	&dev_attr_nr_members.attr,
+	&dev_attr_members.attr,
+	&dev_attr_uuid.attr,
+	&dev_attr_name.attr,
+	&dev_attr_events.attr,
+	&dev_attr_state.attr,
+	&dev_attr_numa_node.attr,
+	&dev_attr_io_stat.attr,
+	NULL,
+};
+
+static const struct attribute_group stria_disk_group = {
+	.name	= "stria",
+	.attrs	= stria_disk_attrs,
+};
+
+const struct attribute_group *stria_disk_groups[] = {
+	&stria_disk_group,
+	NULL,
+};

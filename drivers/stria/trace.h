@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stria tracepoints (TRACE_SYSTEM stria), for perf and bpftrace:
+ *   stria:stria_array_start   an array starts (created or assembled)
+ *   stria:stria_array_stop    an array stops
+ *   stria:stria_member_state  a member changes state
+ *   stria:stria_map           an array request is sent to a member
+ * e.g. bpftrace -e 'tracepoint:stria:stria_map { @[args->member] = count(); }'
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM stria
+
+#if !defined(_STRIA_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _STRIA_TRACE_H
+
+#include <linux/tracepoint.h>
+
+TRACE_EVENT(stria_array_start,
+	TP_PROTO(int index, const char *name, u32 level, u32 nr_members,
+		 u32 chunk_sectors, bool created),
+	TP_ARGS(index, name, level, nr_members, chunk_sectors, created),
+	TP_STRUCT__entry(
+		__field(int, index)
+		__array(char, name, 32)
+		__field(u32, level)
+		__field(u32, nr_members)
+		__field(u32, chunk_sectors)
+		__field(bool, created)
+	),
+	TP_fast_assign(
+		__entry->index = index;
+		strscpy(__entry->name, name, sizeof(__entry->name));
+		__entry->level = level;
+		__entry->nr_members = nr_members;
+		__entry->chunk_sectors = chunk_sectors;
+		__entry->created = created;
+	),
+	TP_printk("stria%d name=%s level=%u members=%u chunk_sectors=%u %s",
+		  __entry->index, __entry->name, __entry->level,
+		  __entry->nr_members, __entry->chunk_sectors,
+		  __entry->created ? "created" : "assembled")
+);
+
+TRACE_EVENT(stria_array_stop,
+	TP_PROTO(int index, const char *name),
+	TP_ARGS(index, name),
+	TP_STRUCT__entry(
+		__field(int, index)
+		__array(char, name, 32)
+	),
+	TP_fast_assign(
+		__entry->index = index;
+		strscpy(__entry->name, name, sizeof(__entry->name));
+	),
+	TP_printk("stria%d name=%s", __entry->index, __entry->name)
+);
+
+TRACE_EVENT(stria_member_state,
+	TP_PROTO(int index, u32 role, dev_t dev, u32 old_state, u32 state),
+	TP_ARGS(index, role, dev, old_state, state),
+	TP_STRUCT__entry(
+		__field(int, index)
+		__field(u32, role)
+		__field(dev_t, dev)
+		__field(u32, old_state)
+		__field(u32, state)
+	),
+	TP_fast_assign(
+		__entry->index = index;
+		__entry->role = role;
+		__entry->dev = dev;
+		__entry->old_state = old_state;
+		__entry->state = state;
+	),
+	TP_printk("stria%d member=%u dev=%d:%d state %u -> %u",
+		  __entry->index, __entry->role, MAJOR(__entry->dev),
+		  MINOR(__entry->dev), __entry->old_state, __entry->state)
+);
+
+TRACE_EVENT(stria_map,
+	TP_PROTO(int index, u32 op, u64 sector, u32 nr_sectors, u32 member,
+		 u64 member_sector),
+	TP_ARGS(index, op, sector, nr_sectors, member, member_sector),
+	TP_STRUCT__entry(
+		__field(int, index)
+		__field(u32, op)
+		__field(u64, sector)
+		__field(u32, nr_sectors)
+		__field(u32, member)
+		__field(u64, member_sector)
+	),
+	TP_fast_assign(
+		__entry->index = index;
+		__entry->op = op;
+		__entry->sector = sector;
+		__entry->nr_sectors = nr_sectors;
+		__entry->member = member;
+		__entry->member_sector = member_sector;
+	),
+	TP_printk("stria%d op=%u sector=%llu len=%u -> member=%u sector=%llu",
+		  __entry->index, __entry->op, __entry->sector,
+		  __entry->nr_sectors, __entry->member, __entry->member_sector)
+);
+
+#endif /* _STRIA_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>

@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+"""stria-tune persist / unpersist: the udev rules file."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from fixtures.tunefakes import FIXTURES, FakeNvme, run, run_json
+from stria.discovery import discover
+from stria.tune import profiles
+from stria.tune.persist import rules_text
+
+RULE_TOKEN = re.compile(r'\s*([A-Z_]+(?:\{[^}]+\})?)(==|!=|\+=|=)"([^"]*)"\s*(,|$)')
+
+
+def parse_rule(line: str) -> list[tuple[str, str, str]]:
+    """Split one udev rule into (key, op, value); fail on bad syntax."""
+    out = []
+    pos = 0
+    while pos < len(line):
+        m = RULE_TOKEN.match(line, pos)
+        assert m, f"bad udev syntax at {line[pos:]!r}"
+        out.append((m.group(1), m.group(2), m.group(3)))
+        pos = m.end()
+    return out
+
+
+def rules(profile: str, tree: str = "plain4", devices: list[str] | None = None) -> str:
+    system = discover(FIXTURES / tree)
+    prof = profiles.load(profile, profiles.search_path())
+    devs = [d for d in system.namespaces if d.name in devices] if devices else None
+    return rules_text(prof, system, devs, nvme="/usr/sbin/nvme")
+
+
+def test_rules_are_valid_udev_syntax() -> None:
+    for name in ("latency", "throughput", "balanced"):
+        for line in rules(name).splitlines():
+            if line and not line.startswith("#"):
+                parse_rule(line)
+
+
+def test_rules_set_queue_attrs_scheduler_first() -> None:
+    text = rules("latency")
+    block = [parse_rule(l) for l in text.splitlines() if 'SUBSYSTEM=="block"' in l]
+    assert len(block) == 1
+    keys = block[0]
+    assert ("ENV{DEVTYPE}", "==", "disk") in keys        # not partitions
+    assigns = [(k, v) for k, op, v in keys if op == "="]
+    assert assigns == [("ATTR{queue/scheduler}", "none"), ("ATTR{queue/nomerges}", "2"),
+                       ("ATTR{queue/rq_affinity}", "0"), ("ATTR{queue/io_poll_delay}", "-1"),
+                       ("ATTR{queue/add_random}", "0")]
+    assert "io_poll}" not in text                          # expected only, never written
+
+
+def test_rules_run_nvme_set_feature_on_add_and_connect() -> None:
+    text = rules("throughput")
+    runs = [parse_rule(l) for l in text.splitlines() if "RUN+=" in l]
+    assert len(runs) == 2
+    add, connected = runs
+    assert ("ACTION", "==", "add") in add and ("SUBSYSTEM", "==", "nvme") in add
+    assert ("ENV{NVME_EVENT}", "==", "connected") in connected
+    cmd = dict((k, v) for k, _, v in add)["RUN"]
+    assert shlex.split(cmd) == ["/usr/sbin/nvme", "set-feature", "/dev/%k",
+                                "--feature-id=0x08", "--value=0x320a"]
+    assert text.rstrip().endswith('LABEL="stria_tune_end"')
+    assert 'ACTION!="add|change", GOTO="stria_tune_end"' in text
+
+
+def test_rules_for_named_devices_match_wwid_and_serial() -> None:
+    text = rules("balanced", devices=["nvme1n1"])
+    system = discover(FIXTURES / "plain4")
+    ns = system.namespace("nvme1n1")
+    assert ns is not None and ns.wwid
+    assert f'ATTR{{wwid}}=="{ns.wwid}"' in text
+    assert 'ATTR{serial}=="stria0001"' in text
+    assert "stria0000" not in text
+
+
+def test_persist_and_unpersist_cli(tmp_path: Path) -> None:
+    root = FIXTURES / "plain4"
+    udev = tmp_path / "rules.d"
+    base = ["--root", str(root), "--udev-dir", str(udev)]
+    code, out = run_json(["persist", "-p", "latency", *base], nvme=FakeNvme(root))
+    assert code == 0
+    path = udev / "90-stria-tune.rules"
+    assert out["path"] == str(path) and path.read_text() == out["rules"]
+    code, text, _ = run(["persist", "-p", "latency", "--dry-run", *base])
+    assert code == 0 and text == path.read_text()
+    code, out = run_json(["unpersist", *base])
+    assert code == 0 and out == {"removed": str(path)} and not path.exists()
+    code, text, _ = run(["unpersist", *base])
+    assert code == 0 and "no rules file" in text
+
+
+def test_persist_bad_input(tmp_path: Path) -> None:
+    root = FIXTURES / "plain4"
+    base = ["--root", str(root), "--udev-dir", str(tmp_path)]
+    code, _, err = run(["persist", "-p", "latency", "loop0", *base])
+    assert code == 1 and "loop0: not an NVMe device" in err
+    code, _, err = run(["persist", "-p", "nope", *base])
+    assert code == 1 and "unknown profile 'nope'" in err
+    assert list(tmp_path.iterdir()) == []

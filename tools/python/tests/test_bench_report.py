@@ -56,3 +56,15 @@ def test_plots_are_real_pngs(tmp_path: Path) -> None:
 
 def test_no_data_no_plot(tmp_path: Path) -> None:
     assert plots.render_all({"runs": [], "analysis": {}}, tmp_path) == []
+
+
+def test_placement_line() -> None:
+    doc = {"settings": {"numa_placement": True},
+           "devices": [{"path": "/dev/nvme0n1", "numa_node": 0},
+                       {"path": "/dev/nvme1n1", "numa_node": 1},
+                       {"path": "/dev/nullb0", "numa_node": None}]}
+    assert report.placement(doc) == (
+        "Jobs bound to each drive's NUMA node: /dev/nvme0n1 -> node 0, /dev/nvme1n1 -> node 1;"
+        " node unknown, not bound: /dev/nullb0.")
+    doc["settings"]["numa_placement"] = False
+    assert report.placement(doc).startswith("Jobs were not bound")

@@ -47,9 +47,24 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def kernel_name(path: str) -> str:
-    """The kernel's name for a device path (/dev/md/x -> md127), else the base name."""
+def kernel_name(path: str, root: Path = SYSFS) -> str:
+    """The kernel's name for a device path, else the base name.
+
+    /dev/md/x -> md127 through the symlink; a node that is not a link
+    (/dev/mapper/x made by ``dmsetup mknodes`` without udev) -> dm-0
+    through its device number and /sys/dev/block.
+    """
     real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except OSError:
+        return os.path.basename(real)
+    if stat.S_ISBLK(st.st_mode):
+        link = root / "dev" / "block" / f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}"
+        try:
+            return os.path.basename(os.path.realpath(link, strict=True))
+        except OSError:
+            pass
     return os.path.basename(real)
 
 

@@ -121,6 +121,17 @@ def baseline_section(doc: dict[str, Any]) -> list[str]:
     return out + [""]
 
 
+def placement(doc: dict[str, Any]) -> str:
+    """Where the jobs ran: each drive's NUMA node, or why they were not placed."""
+    if not doc.get("settings", {}).get("numa_placement"):
+        return "Jobs were not bound to NUMA nodes (--no-numa, or fio without libnuma)."
+    nodes = [f"{d['path']} -> node {d['numa_node']}" for d in doc.get("devices", [])
+             if d.get("numa_node") is not None]
+    unknown = [d["path"] for d in doc.get("devices", []) if d.get("numa_node") is None]
+    text = "Jobs bound to each drive's NUMA node: " + (", ".join(nodes) or "none known")
+    return text + (f"; node unknown, not bound: {', '.join(unknown)}." if unknown else ".")
+
+
 def scaling_section(doc: dict[str, Any]) -> list[str]:
     an = doc.get("analysis", {}).get("scaling", {})
     out: list[str] = []
@@ -129,6 +140,7 @@ def scaling_section(doc: dict[str, Any]) -> list[str]:
         rows = [[str(p["drives"]), fmt_value(p["measured"], unit), fmt_value(p["linear"], unit),
                  fmt_pct(p["ratio"])] for p in data["points"]]
         out += [f"## Scaling: {w}, drives 1..N together", ""]
+        out += [placement(doc), ""]
         out += table(["drives", "measured", "linear (sum of baselines)", "of linear"], rows)
         at = data.get("departs_at")
         thr = fmt_pct(data.get("threshold"))

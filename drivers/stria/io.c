@@ -19,6 +19,7 @@
 #include <linux/blk-mq.h>
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/topology.h>
 
 #include "stria.h"
@@ -172,6 +173,25 @@ void stria_clones_drop(struct bio_list *clones)
 		bio_put(bio);
 }
 
+/*
+ * queue_rq() is often called while blk-mq flushes the submitting task's
+ * plug into this queue. A clone submitted then would be added to that same
+ * half-flushed plug (blk_add_rq_to_plug() then dereferences a request that
+ * is no longer on the list), so clones go out with no plug: the member's
+ * queue issues them directly, and when queue_rq() runs inside
+ * submit_bio() they wait on current->bio_list as usual, without recursion.
+ */
+static void stria_submit_unplugged(struct bio_list *clones)
+{
+	struct blk_plug *plug = current->plug;
+	struct bio *bio;
+
+	current->plug = NULL;
+	while ((bio = bio_list_pop(clones)))
+		submit_bio_noacct(bio);
+	current->plug = plug;
+}
+
 /**
  * stria_clones_submit() - start @rq and send its prepared clones
  * @rq: the request
@@ -193,8 +213,7 @@ void stria_clones_submit(struct request *rq, struct bio_list *clones)
 		blk_mq_end_request(rq, BLK_STS_OK);
 		return;
 	}
-	while ((bio = bio_list_pop(clones)))
-		submit_bio_noacct(bio);
+	stria_submit_unplugged(clones);
 }
 
 static blk_status_t stria_flush(struct stria_array *a, struct request *rq)

@@ -113,8 +113,64 @@ int open_control(struct ctx *c)
 	return fd;
 }
 
+/*
+ * A size with an optional binary suffix: 512, 64K, 64k, 64KiB, 1M, 2G, 1T.
+ * Returns 0, or -1 when it is not a size.
+ */
+int parse_size(const char *s, uint64_t *bytes)
+{
+	unsigned long long v;
+	char *end;
+	int shift = 0;
+
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	}
+	if (shift && (!strcmp(end, "iB") || !strcmp(end, "B")))
+		end += strlen(end);
+	if (*end || (shift && v > (~0ULL >> shift)))
+		return -1;
+	*bytes = (uint64_t)v << shift;
+	return 0;
+}
+
+void fmt_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)bytes;
+	int u = 0;
+
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+}
+
+/* Ask on a terminal; anything but y/yes is no. Never asks off a terminal. */
+int confirm(const char *question)
+{
+	char line[16];
+
+	if (!isatty(STDIN_FILENO))
+		return 0;
+	fprintf(stderr, "%s [y/N] ", question);
+	if (!fgets(line, sizeof(line), stdin))
+		return 0;
+	return !strcmp(line, "y\n") || !strcmp(line, "yes\n");
+}
+
 /* Parse only the common options; for commands without their own. */
-static int parse_common_only(struct ctx *c, int argc, char **argv)
+int parse_common_only(struct ctx *c, int argc, char **argv)
 {
 	static const struct option longopts[] = { COMMON_LONGOPTS, { 0 } };
 	int opt, ret;
@@ -168,6 +224,42 @@ static int cmd_version(struct ctx *c, int argc, char **argv)
 }
 
 static const struct command commands[] = {
+	{ "create", cmd_create,
+	  "NAME --level 0 [--chunk SIZE] [--numa-node N] [--force] [--yes] DEV...",
+	  "Create array NAME from the member devices DEV... (at least 2), in\n"
+	  "that order, and start it as /dev/striaN. A superblock is written at\n"
+	  "the start of every member; data starts 1 MiB in. Members may differ in\n"
+	  "size: each contributes as much as the smallest.\n\n"
+	  "  -l, --level LEVEL    RAID level: 0 (or raid0)\n"
+	  "  -c, --chunk SIZE     chunk size, power of two from 4K to 1M (default 64K);\n"
+	  "                       suffixes K, M, G, T\n"
+	  "  -n, --numa-node N    node for the array's queues and memory (default:\n"
+	  "                       the node most members are attached to)\n"
+	  "  -f, --force          overwrite devices that hold another superblock or\n"
+	  "                       file system (it is shown first)\n"
+	  "  -y, --yes            do not ask, refuse instead of prompting", 0 },
+	{ "assemble", cmd_assemble,
+	  "NAME DEV... | --scan | --incremental DEV",
+	  "Start an existing array from its members' superblocks.\n\n"
+	  "  NAME DEV...          the members of array NAME, in any order\n"
+	  "  -s, --scan           every complete array found on any block device\n"
+	  "  -I, --incremental DEV\n"
+	  "                       DEV just appeared (udev): start its array once\n"
+	  "                       every member is present; exits 0 while waiting", 0 },
+	{ "stop", cmd_stop, "NAME|/dev/striaN",
+	  "Stop a running array. Refused while it is open or mounted. Its\n"
+	  "superblocks are marked clean.", 0 },
+	{ "status", cmd_status, "[-o FORMAT] [NAME|/dev/striaN]",
+	  "Short state of every running array, or of one.", 1 },
+	{ "detail", cmd_detail, "[-o FORMAT|--export] NAME|/dev/striaN",
+	  "Everything about a running array: geometry, members, NUMA node and\n"
+	  "the CPU -> hardware queue map.", 1 },
+	{ "examine", cmd_examine, "[-o FORMAT|--export] DEV",
+	  "Read and check the stria superblock of DEV, without the module.\n"
+	  "Exits 3 when DEV has no stria superblock, 1 when it is damaged or\n"
+	  "from a newer format.", 1 },
+	{ "list", cmd_list, "[-o FORMAT]",
+	  "One line per running array.", 1 },
 	{ "version", cmd_version, "[-o FORMAT]",
 	  "Show the versions of striactl and of the loaded stria module, and\n"
 	  "the features the module supports (STRIA_IOC_INFO). Exits 4 when the\n"

@@ -49,6 +49,11 @@ struct command {
 	int display;
 };
 
+struct stria_sb;
+struct stria_ioc_query;
+struct stria_ioc_member;
+
+/* striactl.c */
 void err_msg(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int usage_error(struct ctx *c, const char *fmt, ...)
@@ -56,12 +61,40 @@ int usage_error(struct ctx *c, const char *fmt, ...)
 int common_opt(struct ctx *c, int opt);
 void print_cmd_help(const struct command *cmd, FILE *f);
 int open_control(struct ctx *c);
+int parse_common_only(struct ctx *c, int argc, char **argv);
+int parse_size(const char *s, uint64_t *bytes);
+void fmt_size(uint64_t bytes, char *buf, size_t len);
+int confirm(const char *question);
+
+/* ondisk.c */
+void uuid_fmt(const uint8_t *u, char *buf);
+int dev_size(const char *path, uint64_t *bytes);
+int read_sb(const char *path, struct stria_sb *sb, char *why, size_t len);
+const char *foreign_signature(const char *path, char *buf, size_t len);
+int scan_devices(void (*fn)(const char *path, const struct stria_sb *sb,
+			    void *arg), void *arg);
+
+/* cmd_array.c */
+int cmd_create(struct ctx *c, int argc, char **argv);
+int cmd_assemble(struct ctx *c, int argc, char **argv);
+int cmd_stop(struct ctx *c, int argc, char **argv);
+
+/* cmd_show.c */
+int resolve_array(const char *arg, char *name, uint32_t *index);
+int query_array(int fd, const char *name, uint32_t index, int next,
+		struct stria_ioc_query *q, struct stria_ioc_member *members,
+		uint32_t *cpu_map, uint32_t cpu_cap);
+void member_devname(uint32_t major, uint32_t minor, char *buf, size_t len);
+int cmd_list(struct ctx *c, int argc, char **argv);
+int cmd_status(struct ctx *c, int argc, char **argv);
+int cmd_detail(struct ctx *c, int argc, char **argv);
+int cmd_examine(struct ctx *c, int argc, char **argv);
 
 /* Options every command takes; append to a command's option table. */
 #define COMMON_LONGOPTS \
 	{ "output", required_argument, NULL, 'o' }, \
 	{ "export", no_argument, NULL, 'E' }, \
 	{ "help", no_argument, NULL, 'h' }
-#define COMMON_SHORTOPTS "+o:h"
+#define COMMON_SHORTOPTS "o:h"
 
 #endif

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * striactl create, assemble and stop.
+ *
+ * The module checks every request itself and says why it refuses one
+ * (stria_ioc_array.msg); striactl adds what only user space can do: size
+ * suffixes, showing what is on a device before overwriting it, and finding
+ * members by superblock for --scan and --incremental.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/stria.h>
+
+#include "striactl.h"
+#include "ondisk.h"
+
+/* Report a failed CREATE/ASSEMBLE: the module's reason, else errno. */
+static int report_array_error(struct ctx *c, const struct stria_ioc_array *req,
+			      int err)
+{
+	char msg[STRIA_MSG_LEN + 1];
+
+	memcpy(msg, req->msg, STRIA_MSG_LEN);
+	msg[STRIA_MSG_LEN] = '\0';
+	if (msg[0])
+		err_msg(c, "%s", msg);
+	else if (err == EPERM || err == EACCES)
+		err_msg(c, "permission denied: stria needs root (CAP_SYS_ADMIN)");
+	else
+		err_msg(c, "failed: %s", strerror(err));
+	return EXIT_FAIL;
+}
+
+static int do_array_ioctl(struct ctx *c, unsigned long cmd,
+			  struct stria_ioc_array *req)
+{
+	int fd, ret;
+
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	ret = ioctl(fd, cmd, req);
+	if (ret)
+		ret = report_array_error(c, req, errno);
+	close(fd);
+	return ret;
+}
+
+static int name_ok(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (!len || len >= STRIA_NAME_LEN || name[0] == '.' || name[0] == '-')
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
+			    name[i]))
+			return 0;
+	return 1;
+}
+
+static void print_started(const struct stria_ioc_array *req, const char *verb)
+{
+	char u[40];
+
+	uuid_fmt(req->uuid, u);
+	printf("%s /dev/stria%u: array '%s' (uuid %s)\n", verb, req->index,
+	       req->name, u);
+}
+
+int cmd_create(struct ctx *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "level", required_argument, NULL, 'l' },
+		{ "chunk", required_argument, NULL, 'c' },
+		{ "numa-node", required_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "yes", no_argument, NULL, 'y' },
+		COMMON_LONGOPTS, { 0 }
+	};
+	struct stria_ioc_array req;
+	uint64_t chunk = 64 << 10, sz, min = ~0ULL, max = 0;
+	const char *level = NULL, *name;
+	int opt, ret, force = 0, yes = 0, i, n;
+	uint64_t *ptrs;
+	char buf[200], smin[32], smax[32], stot[32];
+	long node = -1;
+	char *end;
+
+	while ((opt = getopt_long(argc, argv, "l:c:n:fyh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'l':
+			level = optarg;
+			break;
+		case 'c':
+			if (parse_size(optarg, &chunk))
+				return usage_error(c, "bad chunk size '%s'", optarg);
+			break;
+		case 'n':
+			node = strtol(optarg, &end, 10);
+			if (*end || node < 0 || node > 1023)
+				return usage_error(c, "bad NUMA node '%s'", optarg);
+			break;
+		case 'f':
+			force = 1;
+			break;
+		case 'y':
+			yes = 1;
+			break;
+		default:
+			ret = common_opt(c, opt);
+			if (ret)
+				return ret < 0 ? EXIT_OK : ret;
+		}
+	}
+	if (optind >= argc)
+		return usage_error(c, "missing array NAME");
+	name = argv[optind++];
+	n = argc - optind;
+	if (!name_ok(name))
+		return usage_error(c, "invalid array name '%s': use 1 to 31 characters from A-Z a-z 0-9 . _ - (not starting with . or -)",
+				   name);
+	if (!level)
+		return usage_error(c, "missing --level (stria supports level 0)");
+	if (strcmp(level, "0") && strcmp(level, "raid0")) {
+		err_msg(c, "RAID level '%s' is not supported (supported: 0)", level);
+		return EXIT_USAGE;
+	}
+	if (chunk & (chunk - 1) || chunk < 4096 || chunk > (1 << 20)) {
+		err_msg(c, "chunk size %llu bytes is invalid: it must be a power of two from 4K to 1M",
+			(unsigned long long)chunk);
+		return EXIT_USAGE;
+	}
+	if (n < 2) {
+		err_msg(c, "an array needs at least 2 member devices, %d given", n);
+		return EXIT_USAGE;
+	}
+	if (n > STRIA_MAX_MEMBERS) {
+		err_msg(c, "an array has at most %d members, %d given",
+			STRIA_MAX_MEMBERS, n);
+		return EXIT_USAGE;
+	}
+
+	/* Show what would be overwritten; only --force or a "yes" goes on. */
+	for (i = 0; i < n; i++) {
+		const char *dev = argv[optind + i];
+
+		if (dev_size(dev, &sz)) {
+			err_msg(c, "%s: %s", dev, strerror(errno));
+			return EXIT_FAIL;
+		}
+		min = sz < min ? sz : min;
+		max = sz > max ? sz : max;
+		if (!foreign_signature(dev, buf, sizeof(buf)))
+			continue;
+		fprintf(stderr, "%s: %s has %s\n", c->prog, dev, buf);
+		if (force)
+			continue;
+		if (!yes && confirm("Overwrite it?"))
+			continue;
+		err_msg(c, "%s holds data; nothing was changed (use --force to overwrite it)",
+			dev);
+		return EXIT_FAIL;
+	}
+
+	ptrs = calloc(n, sizeof(*ptrs));
+	if (!ptrs)
+		return EXIT_FAIL;
+	for (i = 0; i < n; i++)
+		ptrs[i] = (uintptr_t)argv[optind + i];
+	memset(&req, 0, sizeof(req));
+	req.size = sizeof(req);
+	req.level = 0;
+	req.chunk_sectors = (uint32_t)(chunk >> 9);
+	req.nr_members = n;
+	req.numa_node = node < 0 ? STRIA_NODE_AUTO : (uint32_t)node;
+	req.members = (uintptr_t)ptrs;
+	strncpy(req.name, name, sizeof(req.name) - 1);
+	ret = do_array_ioctl(c, STRIA_IOC_CREATE, &req);
+	free(ptrs);
+	if (ret)
+		return ret;
+	print_started(&req, "created");
+	if (max - min >= chunk) {
+		fmt_size(min, smin, sizeof(smin));
+		fmt_size(max, smax, sizeof(smax));
+		fmt_size(((min >> 9) - STRIA_SB_DATA_OFFSET) / (chunk >> 9) *
+			 chunk * n, stot, sizeof(stot));
+		printf("note: members differ in size (%s to %s); each contributes as much as the smallest, so the capacity is about %d x %s = %s\n",
+		       smin, smax, n, smin, stot);
+	}
+	return EXIT_OK;
+}
+
+static int assemble_paths(struct ctx *c, const char *name, int n,
+			  char **paths, int quiet_exists)
+{
+	struct stria_ioc_array req;
+	uint64_t *ptrs;
+	int i, fd, ret;
+
+	ptrs = calloc(n, sizeof(*ptrs));
+	if (!ptrs)
+		return EXIT_FAIL;
+	for (i = 0; i < n; i++)
+		ptrs[i] = (uintptr_t)paths[i];
+	memset(&req, 0, sizeof(req));
+	req.size = sizeof(req);
+	req.nr_members = n;
+	req.numa_node = STRIA_NODE_AUTO;
+	req.members = (uintptr_t)ptrs;
+	if (name)
+		strncpy(req.name, name, sizeof(req.name) - 1);
+	fd = open_control(c);
+	if (fd < 0) {
+		free(ptrs);
+		return -fd;
+	}
+	ret = ioctl(fd, STRIA_IOC_ASSEMBLE, &req);
+	if (ret && errno == EEXIST && quiet_exists)
+		ret = EXIT_OK;
+	else if (ret)
+		ret = report_array_error(c, &req, errno);
+	else
+		print_started(&req, "assembled");
+	close(fd);
+	free(ptrs);
+	return ret;
+}
+
+/* Members found by scanning, grouped by array. */
+struct found {
+	uint8_t uuid[STRIA_UUID_LEN];
+	char name[STRIA_NAME_LEN];
+	uint32_t nr_members;
+	uint64_t events;
+	char *paths[STRIA_MAX_MEMBERS];	/* by role */
+	uint64_t ev[STRIA_MAX_MEMBERS];
+	struct found *next;
+};
+
+static void collect(const char *path, const struct stria_sb *sb, void *arg)
+{
+	struct found **list = arg, *f;
+	uint32_t role = stria_le32(sb->role);
+	uint64_t ev = stria_le64(sb->events);
+
+	for (f = *list; f; f = f->next)
+		if (!memcmp(f->uuid, sb->array_uuid, STRIA_UUID_LEN))
+			break;
+	if (!f) {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			return;
+		memcpy(f->uuid, sb->array_uuid, STRIA_UUID_LEN);
+		memcpy(f->name, sb->name, STRIA_NAME_LEN);
+		f->nr_members = stria_le32(sb->nr_members);
+		f->next = *list;
+		*list = f;
+	}
+	/* the newest copy of a role wins; the kernel refuses stale ones */
+	if (role < STRIA_MAX_MEMBERS && (!f->paths[role] || ev > f->ev[role])) {
+		free(f->paths[role]);
+		f->paths[role] = strdup(path);
+		f->ev[role] = ev;
+	}
+}
+
+static int found_complete(const struct found *f)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nr_members; i++)
+		if (!f->paths[i])
+			return 0;
+	return 1;
+}
+
+static void found_free(struct found *f)
+{
+	struct found *next;
+	int i;
+
+	for (; f; f = next) {
+		next = f->next;
+		for (i = 0; i < STRIA_MAX_MEMBERS; i++)
+			free(f->paths[i]);
+		free(f);
+	}
+}
+
+/* Is an array with this UUID running? */
+static int array_running(int fd, const uint8_t *uuid)
+{
+	struct stria_ioc_query q;
+	uint32_t idx = 0;
+
+	while (!query_array(fd, NULL, idx, 1, &q, NULL, NULL, 0)) {
+		if (!memcmp(q.uuid, uuid, STRIA_UUID_LEN))
+			return 1;
+		idx = q.index + 1;
+	}
+	return 0;
+}
+
+static int assemble_scan(struct ctx *c, const char *only_dev)
+{
+	struct found *list = NULL, *f;
+	struct stria_sb sb;
+	char why[160];
+	int fd, ret = EXIT_OK, r, running;
+	uint32_t have, i;
+
+	if (only_dev) {
+		r = read_sb(only_dev, &sb, why, sizeof(why));
+		if (r == -ENODATA) {
+			err_msg(c, "%s: %s", only_dev, why);
+			return EXIT_NOTFOUND;
+		}
+		if (r) {
+			err_msg(c, "%s: %s", only_dev, why);
+			return EXIT_FAIL;
+		}
+	}
+	scan_devices(collect, &list);
+	fd = open_control(c);
+	if (fd < 0) {
+		found_free(list);
+		return -fd;
+	}
+	for (f = list; f; f = f->next) {
+		if (only_dev && memcmp(f->uuid, sb.array_uuid, STRIA_UUID_LEN))
+			continue;
+		running = array_running(fd, f->uuid);
+		if (running) {
+			if (!only_dev)
+				printf("array '%s' is already running\n", f->name);
+			continue;
+		}
+		if (!found_complete(f)) {
+			for (have = 0, i = 0; i < f->nr_members; i++)
+				have += !!f->paths[i];
+			printf("array '%s': %u of %u members present, waiting for the rest\n",
+			       f->name, have, f->nr_members);
+			if (!only_dev)
+				ret = EXIT_FAIL;
+			continue;
+		}
+		r = assemble_paths(c, f->name, f->nr_members, f->paths,
+				   only_dev != NULL);
+		if (r)
+			ret = r;
+	}
+	close(fd);
+	if (!list && !only_dev)
+		printf("no stria arrays found\n");
+	found_free(list);
+	return ret;
+}
+
+int cmd_assemble(struct ctx *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "scan", no_argument, NULL, 's' },
+		{ "incremental", required_argument, NULL, 'I' },
+		COMMON_LONGOPTS, { 0 }
+	};
+	const char *incr = NULL;
+	int opt, ret, scan = 0;
+
+	while ((opt = getopt_long(argc, argv, "sI:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			scan = 1;
+			break;
+		case 'I':
+			incr = optarg;
+			break;
+		default:
+			ret = common_opt(c, opt);
+			if (ret)
+				return ret < 0 ? EXIT_OK : ret;
+		}
+	}
+	if (scan && incr)
+		return usage_error(c, "--scan and --incremental exclude each other");
+	if (scan || incr) {
+		if (optind != argc)
+			return usage_error(c, "unexpected argument '%s'", argv[optind]);
+		return assemble_scan(c, incr);
+	}
+	if (argc - optind < 1)
+		return usage_error(c, "missing array NAME");
+	if (!name_ok(argv[optind]))
+		return usage_error(c, "invalid array name '%s'", argv[optind]);
+	if (argc - optind < 3) {
+		err_msg(c, "an array has at least 2 members, %d given",
+			argc - optind - 1);
+		return EXIT_USAGE;
+	}
+	if (argc - optind - 1 > STRIA_MAX_MEMBERS) {
+		err_msg(c, "an array has at most %d members", STRIA_MAX_MEMBERS);
+		return EXIT_USAGE;
+	}
+	return assemble_paths(c, argv[optind], argc - optind - 1,
+			      argv + optind + 1, 0);
+}
+
+int cmd_stop(struct ctx *c, int argc, char **argv)
+{
+	struct stria_ioc_stop req;
+	char name[STRIA_NAME_LEN] = "";
+	uint32_t index = 0;
+	int fd, ret, err;
+
+	ret = parse_common_only(c, argc, argv);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (argc - optind != 1)
+		return usage_error(c, "give one array: NAME or /dev/striaN");
+	if (resolve_array(argv[optind], name, &index))
+		return usage_error(c, "'%s' is not an array name or /dev/striaN",
+				   argv[optind]);
+	memset(&req, 0, sizeof(req));
+	req.size = sizeof(req);
+	req.index = index;
+	memcpy(req.name, name, sizeof(req.name));
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	ret = ioctl(fd, STRIA_IOC_STOP, &req);
+	err = errno;
+	close(fd);
+	if (!ret) {
+		printf("stopped %s\n", argv[optind]);
+		return EXIT_OK;
+	}
+	req.msg[STRIA_MSG_LEN - 1] = '\0';
+	if (req.msg[0])
+		err_msg(c, "%s", req.msg);
+	else
+		err_msg(c, "%s: %s", argv[optind], strerror(err));
+	return err == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
+}

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * striactl list, status, detail and examine: the display commands. Each
+ * describes its result through output.h, so -o json and --export come for
+ * free.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/stria.h>
+
+#include "striactl.h"
+#include "ondisk.h"
+
+static const char *state_name(uint32_t s)
+{
+	return s == STRIA_STATE_ACTIVE ? "active" :
+	       s == STRIA_STATE_FAILED ? "failed" : "unknown";
+}
+
+/*
+ * NAME, striaN, /dev/striaN or /dev/stria/NAME. Fills @name (empty for an
+ * index) and @index. Returns 0, or -1 when @arg is neither.
+ */
+int resolve_array(const char *arg, char *name, uint32_t *index)
+{
+	const char *p = arg;
+	char *end;
+	unsigned long v;
+
+	name[0] = '\0';
+	if (!strncmp(p, "/dev/stria/", 11)) {
+		p += 11;
+	} else {
+		if (!strncmp(p, "/dev/", 5))
+			p += 5;
+		if (!strncmp(p, "stria", 5) && p[5] >= '0' && p[5] <= '9') {
+			v = strtoul(p + 5, &end, 10);
+			if (!*end && v < UINT_MAX) {
+				*index = (uint32_t)v;
+				return 0;
+			}
+		}
+		if (p != arg)
+			return -1;
+	}
+	if (!*p || strlen(p) >= STRIA_NAME_LEN)
+		return -1;
+	strcpy(name, p);
+	return 0;
+}
+
+/*
+ * STRIA_IOC_QUERY for one array (@next: the first with index >= @index).
+ * Returns 0, or an errno (ENOENT: no such array).
+ */
+int query_array(int fd, const char *name, uint32_t index, int next,
+		struct stria_ioc_query *q, struct stria_ioc_member *members,
+		uint32_t *cpu_map, uint32_t cpu_cap)
+{
+	memset(q, 0, sizeof(*q));
+	q->size = sizeof(*q);
+	q->index = index;
+	q->flags = next ? STRIA_QUERY_F_NEXT : 0;
+	if (name)
+		strncpy(q->name, name, sizeof(q->name) - 1);
+	if (members) {
+		q->members = (uintptr_t)members;
+		q->members_cap = STRIA_MAX_MEMBERS;
+	}
+	if (cpu_map) {
+		q->cpu_map = (uintptr_t)cpu_map;
+		q->cpu_map_cap = cpu_cap;
+	}
+	return ioctl(fd, STRIA_IOC_QUERY, q) ? errno : 0;
+}
+
+void member_devname(uint32_t major, uint32_t minor, char *buf, size_t len)
+{
+	char link[64], target[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major, minor);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0) {
+		snprintf(buf, len, "%u:%u", major, minor);
+		return;
+	}
+	target[n] = '\0';
+	slash = strrchr(target, '/');
+	snprintf(buf, len, "/dev/%s", slash ? slash + 1 : target);
+}
+
+static void out_uuid(struct out *o, const char *key, const uint8_t *u)
+{
+	char buf[40];
+
+	uuid_fmt(u, buf);
+	out_str(o, key, buf);
+}
+
+static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
+			    const struct stria_ioc_member *members)
+{
+	char dev[32], buf[64];
+	uint32_t i;
+
+	snprintf(dev, sizeof(dev), "/dev/stria%u", q->index);
+	out_str(o, "device", dev);
+	out_str(o, "name", q->name);
+	out_uuid(o, "uuid", q->uuid);
+	out_u64(o, "level", q->level);
+	out_str(o, "state", state_name(q->state));
+	out_u64(o, "size_bytes", q->array_sectors << 9);
+	out_u64(o, "chunk_bytes", (uint64_t)q->chunk_sectors << 9);
+	out_u64(o, "nr_members", q->nr_members);
+	if (!members)
+		return;
+	out_arr_begin(o, "members");
+	for (i = 0; i < q->nr_members && i < STRIA_MAX_MEMBERS; i++) {
+		out_obj_begin(o, NULL);
+		out_u64(o, "role", members[i].role);
+		member_devname(members[i].major, members[i].minor, buf,
+			       sizeof(buf));
+		out_str(o, "device", buf);
+		out_str(o, "state", state_name(members[i].state));
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+}
+
+/* Query one array named on the command line; prints errors itself. */
+static int query_named(struct ctx *c, int fd, const char *arg,
+		       struct stria_ioc_query *q,
+		       struct stria_ioc_member *members, uint32_t *cpu_map,
+		       uint32_t cpu_cap)
+{
+	char name[STRIA_NAME_LEN];
+	uint32_t index = 0;
+	int err;
+
+	if (resolve_array(arg, name, &index))
+		return usage_error(c, "'%s' is not an array name or /dev/striaN",
+				   arg);
+	err = query_array(fd, name[0] ? name : NULL, index, 0, q, members,
+			  cpu_map, cpu_cap);
+	if (err == ENOENT) {
+		err_msg(c, "%s: no such array is running", arg);
+		return EXIT_NOTFOUND;
+	}
+	if (err) {
+		err_msg(c, "%s: %s", arg, strerror(err));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int cmd_list(struct ctx *c, int argc, char **argv)
+{
+	struct stria_ioc_query q;
+	struct out *o = &c->out;
+	uint32_t idx = 0;
+	int fd, ret;
+
+	ret = parse_common_only(c, argc, argv);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (optind != argc)
+		return usage_error(c, "unexpected argument '%s'", argv[optind]);
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	out_init(o, stdout, c->fmt);
+	if (c->fmt == OUT_NORMAL) {
+		while (!query_array(fd, NULL, idx, 1, &q, NULL, NULL, 0)) {
+			char size[32];
+
+			fmt_size(q.array_sectors << 9, size, sizeof(size));
+			printf("/dev/stria%u %s raid%u %u members %s %s\n",
+			       q.index, q.name, q.level, q.nr_members, size,
+			       state_name(q.state));
+			idx = q.index + 1;
+		}
+		close(fd);
+		return EXIT_OK;
+	}
+	out_begin(o);
+	out_arr_begin(o, "arrays");
+	while (!query_array(fd, NULL, idx, 1, &q, NULL, NULL, 0)) {
+		out_obj_begin(o, NULL);
+		out_array_brief(o, &q, NULL);
+		out_obj_end(o);
+		idx = q.index + 1;
+	}
+	out_arr_end(o);
+	out_end(o);
+	close(fd);
+	return EXIT_OK;
+}
+
+int cmd_status(struct ctx *c, int argc, char **argv)
+{
+	struct stria_ioc_member members[STRIA_MAX_MEMBERS];
+	struct stria_ioc_query q;
+	struct out *o = &c->out;
+	uint32_t idx = 0;
+	int fd, ret;
+
+	ret = parse_common_only(c, argc, argv);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (argc - optind > 1)
+		return usage_error(c, "unexpected argument '%s'", argv[optind + 1]);
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	out_init(o, stdout, c->fmt);
+	out_begin(o);
+	out_arr_begin(o, "arrays");
+	if (argc - optind == 1) {
+		ret = query_named(c, fd, argv[optind], &q, members, NULL, 0);
+		if (!ret) {
+			out_obj_begin(o, NULL);
+			out_array_brief(o, &q, members);
+			out_obj_end(o);
+		}
+	} else {
+		while (!query_array(fd, NULL, idx, 1, &q, members, NULL, 0)) {
+			out_obj_begin(o, NULL);
+			out_array_brief(o, &q, members);
+			out_obj_end(o);
+			idx = q.index + 1;
+		}
+	}
+	out_arr_end(o);
+	out_end(o);
+	close(fd);
+	return ret;
+}
+
+int cmd_detail(struct ctx *c, int argc, char **argv)
+{
+	struct stria_ioc_member members[STRIA_MAX_MEMBERS];
+	struct stria_ioc_query q;
+	struct out *o = &c->out;
+	uint32_t *cpu_map, cap = 4096, i;
+	char buf[64];
+	int fd, ret;
+
+	ret = parse_common_only(c, argc, argv);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (argc - optind != 1)
+		return usage_error(c, "give one array: NAME or /dev/striaN");
+	cpu_map = calloc(cap, sizeof(*cpu_map));
+	if (!cpu_map)
+		return EXIT_FAIL;
+	fd = open_control(c);
+	if (fd < 0) {
+		free(cpu_map);
+		return -fd;
+	}
+	ret = query_named(c, fd, argv[optind], &q, members, cpu_map, cap);
+	close(fd);
+	if (ret) {
+		free(cpu_map);
+		return ret;
+	}
+	out_init(o, stdout, c->fmt);
+	out_begin(o);
+	out_array_brief(o, &q, NULL);
+	out_u64(o, "data_offset_sectors", q.data_offset);
+	out_u64(o, "member_data_sectors", q.member_sectors);
+	out_u64(o, "events", q.events);
+	out_s64(o, "numa_node", q.numa_node == STRIA_NODE_AUTO ? -1 :
+		(int64_t)q.numa_node);
+	out_u64(o, "nr_hw_queues", q.nr_hw_queues);
+	out_arr_begin(o, "members");
+	for (i = 0; i < q.nr_members && i < STRIA_MAX_MEMBERS; i++) {
+		out_obj_begin(o, NULL);
+		out_u64(o, "role", members[i].role);
+		member_devname(members[i].major, members[i].minor, buf,
+			       sizeof(buf));
+		out_str(o, "device", buf);
+		snprintf(buf, sizeof(buf), "%u:%u", members[i].major,
+			 members[i].minor);
+		out_str(o, "dev", buf);
+		out_str(o, "state", state_name(members[i].state));
+		out_s64(o, "numa_node", members[i].numa_node == STRIA_NODE_AUTO ?
+			-1 : (int64_t)members[i].numa_node);
+		out_u64(o, "size_bytes", members[i].dev_sectors << 9);
+		out_uuid(o, "uuid", members[i].uuid);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	if (c->fmt != OUT_EXPORT) {
+		out_arr_begin(o, "cpu_to_queue");
+		for (i = 0; i < q.nr_cpus && i < cap; i++)
+			out_u64(o, NULL, cpu_map[i]);
+		out_arr_end(o);
+	}
+	out_end(o);
+	free(cpu_map);
+	return EXIT_OK;
+}
+
+static void out_time(struct out *o, const char *key, uint64_t t)
+{
+	char buf[64];
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t);
+	out_str(o, key, buf);
+}
+
+int cmd_examine(struct ctx *c, int argc, char **argv)
+{
+	struct stria_sb sb;
+	struct out *o = &c->out;
+	char why[160], name[STRIA_SB_NAME_LEN + 1];
+	const char *dev;
+	int ret;
+
+	ret = parse_common_only(c, argc, argv);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (argc - optind != 1)
+		return usage_error(c, "give one device");
+	dev = argv[optind];
+	ret = read_sb(dev, &sb, why, sizeof(why));
+	if (ret == -ENODATA) {
+		err_msg(c, "%s: %s", dev, why);
+		return EXIT_NOTFOUND;
+	}
+	if (ret && ret != -EBADMSG && ret != -EPROTONOSUPPORT) {
+		err_msg(c, "%s: %s", dev, why);
+		return EXIT_FAIL;
+	}
+	out_init(o, stdout, c->fmt);
+	out_begin(o);
+	out_str(o, "device", dev);
+	out_bool(o, "valid", ret == 0);
+	if (ret) {
+		out_str(o, "error", why);
+		out_end(o);
+		err_msg(c, "%s: %s", dev, why);
+		return EXIT_FAIL;
+	}
+	memcpy(name, sb.name, STRIA_SB_NAME_LEN);
+	name[STRIA_SB_NAME_LEN] = '\0';
+	out_str(o, "name", name);
+	out_uuid(o, "uuid", sb.array_uuid);
+	out_uuid(o, "member_uuid", sb.member_uuid);
+	out_u64(o, "format", stria_le32(sb.format));
+	out_u64(o, "layout", stria_le32(sb.layout));
+	out_u64(o, "level", stria_le32(sb.level));
+	out_u64(o, "chunk_bytes", (uint64_t)stria_le32(sb.chunk_sectors) << 9);
+	out_u64(o, "nr_members", stria_le32(sb.nr_members));
+	out_u64(o, "role", stria_le32(sb.role));
+	out_u64(o, "data_offset_sectors", stria_le64(sb.data_offset));
+	out_u64(o, "data_sectors", stria_le64(sb.data_sectors));
+	out_u64(o, "dev_sectors", stria_le64(sb.dev_sectors));
+	out_u64(o, "events", stria_le64(sb.events));
+	out_str(o, "state", stria_le32(sb.state) == STRIA_SB_STATE_CLEAN ?
+		"clean" : "active");
+	out_u64(o, "features_compat", stria_le64(sb.features_compat));
+	out_u64(o, "features_incompat", stria_le64(sb.features_incompat));
+	out_time(o, "created", stria_le64(sb.ctime));
+	out_time(o, "updated", stria_le64(sb.utime));
+	snprintf(why, sizeof(why), "%08x", stria_le32(sb.crc));
+	out_str(o, "crc32c", why);
+	out_end(o);
+	return EXIT_OK;
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * striactl: reading member devices directly, without the module.
+ *
+ * Superblocks are read with O_DIRECT: the module writes them with bios that
+ * bypass the block device's page cache, so a buffered read could return a
+ * stale copy. The format and its checks come from drivers/stria/ondisk.h,
+ * the same code the module uses.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/fs.h>
+
+#include "striactl.h"
+#include "ondisk.h"
+
+void uuid_fmt(const uint8_t *u, char *buf)
+{
+	sprintf(buf, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+/*
+ * Read @len bytes at @off from @path into an aligned buffer (O_DIRECT).
+ * Returns 0, or -errno.
+ */
+static int read_direct(const char *path, off_t off, void **bufp, size_t len)
+{
+	void *buf;
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (posix_memalign(&buf, 4096, len)) {
+		close(fd);
+		return -ENOMEM;
+	}
+	n = pread(fd, buf, len, off);
+	err = errno;
+	close(fd);
+	if (n != (ssize_t)len) {
+		free(buf);
+		return n < 0 ? -err : -ENODATA;
+	}
+	*bufp = buf;
+	return 0;
+}
+
+int dev_size(const char *path, uint64_t *bytes)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, BLKGETSIZE64, bytes))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/**
+ * read_sb() - read and check the superblock of a device
+ * @path: the device
+ * @sb: filled with the 4 KiB superblock area (even when it is not valid)
+ * @why: reason when not usable
+ * @len: size of @why
+ *
+ * Return: 0 when valid, -ENODATA when there is no stria superblock (or the
+ * device is too short to hold one), -EBADMSG / -EPROTONOSUPPORT as
+ * stria_sb_check(), or another -errno when the device cannot be read.
+ */
+int read_sb(const char *path, struct stria_sb *sb, char *why, size_t len)
+{
+	void *buf;
+	int ret;
+
+	ret = read_direct(path, 0, &buf, STRIA_SB_SIZE);
+	if (ret == -ENODATA || ret == -EINVAL) {
+		snprintf(why, len, "too small to hold a stria superblock");
+		return -ENODATA;
+	}
+	if (ret) {
+		snprintf(why, len, "cannot read: %s", strerror(-ret));
+		return ret;
+	}
+	memcpy(sb, buf, sizeof(*sb));
+	free(buf);
+	return stria_sb_check(sb, stria_crc32c(sb, STRIA_SB_CRC_OFFSET), why,
+			      len);
+}
+
+/*
+ * What else may be on a device before it is overwritten: a few signatures
+ * of things worth a second thought. Returns a description or NULL.
+ */
+const char *foreign_signature(const char *path, char *buf, size_t len)
+{
+	static const struct {
+		off_t off;
+		const char *magic;
+		size_t mlen;
+		const char *what;
+	} sigs[] = {
+		{ 0, "\xfc\x4e\x2b\xa9", 4, "an md RAID superblock (1.1)" },
+		{ 4096, "\xfc\x4e\x2b\xa9", 4, "an md RAID superblock (1.2)" },
+		{ 1080, "\x53\xef", 2, "an ext2/3/4 file system" },
+		{ 0, "XFSB", 4, "an XFS file system" },
+		{ 512, "LABELONE", 8, "an LVM physical volume" },
+		{ 512, "EFI PART", 8, "a GPT partition table" },
+		{ 65600, "_BHRfS_M", 8, "a btrfs file system" },
+		{ 4086, "SWAPSPACE2", 10, "swap space" },
+		{ 0, "LUKS\xba\xbe", 6, "a LUKS encrypted volume" },
+	};
+	struct stria_sb sb;
+	char why[128], u[40];
+	unsigned char *data;
+	size_t i;
+	int ret;
+
+	ret = read_sb(path, &sb, why, sizeof(why));
+	if (ret == 0) {
+		uuid_fmt(sb.array_uuid, u);
+		snprintf(buf, len, "a stria superblock: member %u of array '%.31s' (uuid %s)",
+			 stria_le32(sb.role), sb.name, u);
+		return buf;
+	}
+	if (ret != -ENODATA) {
+		snprintf(buf, len, "a damaged stria superblock (%s)", why);
+		return buf;
+	}
+	if (read_direct(path, 0, (void **)&data, 69632))
+		return NULL;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (!memcmp(data + sigs[i].off, sigs[i].magic, sigs[i].mlen)) {
+			snprintf(buf, len, "%s", sigs[i].what);
+			free(data);
+			return buf;
+		}
+	}
+	if (data[510] == 0x55 && data[511] == 0xaa) {
+		snprintf(buf, len, "a DOS partition table or boot sector");
+		free(data);
+		return buf;
+	}
+	free(data);
+	return NULL;
+}
+
+/**
+ * scan_devices() - every block device that may hold a stria superblock
+ * @fn: called with each /dev path and its valid superblock
+ * @arg: passed to @fn
+ *
+ * Walks /sys/class/block, skipping stria arrays themselves and devices
+ * without a /dev node. Returns the number of superblocks found.
+ */
+int scan_devices(void (*fn)(const char *path, const struct stria_sb *sb,
+			    void *arg), void *arg)
+{
+	struct stria_sb sb;
+	struct dirent *de;
+	char path[300], why[128];
+	struct stat st;
+	int found = 0;
+	DIR *d;
+
+	d = opendir("/sys/class/block");
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strncmp(de->d_name, "stria", 5) ||
+		    !strncmp(de->d_name, "sr", 2) || !strncmp(de->d_name, "fd", 2))
+			continue;
+		snprintf(path, sizeof(path), "/dev/%s", de->d_name);
+		if (stat(path, &st) || !S_ISBLK(st.st_mode))
+			continue;
+		if (read_sb(path, &sb, why, sizeof(why)))
+			continue;
+		found++;
+		fn(path, &sb, arg);
+	}
+	closedir(d);
+	return found;
+}

@@ -18,7 +18,7 @@
 KVER ?= $(shell uname -r)
 KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
-KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+KRELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 
 PYTHON ?= /usr/bin/python3
 BUILD := $(CURDIR)/build

@@ -186,8 +186,8 @@ _vm_setup() {
 	done
 	if [ "${VM_NVME:-0}" -gt 0 ]; then
 		modprobe nvme || return 1
-		wait_for "[ \$(ls -d /sys/block/nvme*n1 2>/dev/null | wc -l) -ge ${VM_NVME} ]" 60 ||
-			{ echo "only $(ls -d /sys/block/nvme*n1 | wc -l) of $VM_NVME NVMe drives appeared"; return 1; }
+		wait_for "[ \$(nvme_disks | wc -l) -ge ${VM_NVME} ]" 60 ||
+			{ echo "only $(nvme_disks | wc -l) of $VM_NVME NVMe drives appeared"; return 1; }
 	fi
 	return 0
 }

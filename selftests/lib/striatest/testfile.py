@@ -39,8 +39,11 @@ def load(path: Path, top: Path) -> TestSpec:
     script = (f"set -e; source {shlex.quote(str(path))} >/dev/null; "
               "for v in " + " ".join(KEYS) + " ${!VM_NVME_OPTS_*}; do "
               "[ -n \"${!v+x}\" ] && printf '%s=%s\\0' \"$v\" \"${!v}\"; done; true")
-    out = subprocess.run(["bash", "-c", script], check=True, stdout=subprocess.PIPE,
-                         text=True).stdout
+    proc = subprocess.run(["bash", "-c", script], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        raise ValueError(f"{path}: cannot read the test header: {proc.stderr.strip()}")
+    out = proc.stdout
     vals = dict(item.split("=", 1) for item in out.split("\0") if item)
     try:
         name = str(path.relative_to(top / "selftests"))

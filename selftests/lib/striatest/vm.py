@@ -44,7 +44,7 @@ def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path) -> list[st
     cmdline = ("console=ttyS0,115200 loglevel=5 panic=-1 oops=panic "
                + spec.append)
     argv = [QEMU, "-machine", "q35", "-accel", "tcg,thread=multi", "-cpu", "max",
-            "-smp", str(spec.cpus), "-m", str(spec.mem), "-nodefaults", "-no-reboot",
+            "-smp", f"{spec.cpus},sockets={2 if spec.numa else 1}", "-m", str(spec.mem), "-nodefaults", "-no-reboot",
             "-display", "none", "-vga", "none",
             "-kernel", str(k.image), "-initrd", str(initrd), "-append", cmdline,
             "-chardev", f"file,id=con,path={workdir / 'console.log'}",
@@ -52,7 +52,7 @@ def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path) -> list[st
             "-chardev", f"file,id=tap,path={workdir / 'tap.log'}",
             "-serial", "chardev:tap",
             "-qmp", f"unix:{workdir / 'qmp.sock'},server=on,wait=off",
-            "-fsdev", "local,id=hostroot,path=/,security_model=none,readonly=on",
+            "-fsdev", "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap",
             "-device", "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot",
             "-fsdev", f"local,id=strout,path={workdir / 'out'},security_model=none",
             "-device", "virtio-9p-pci,fsdev=strout,mount_tag=strout"]

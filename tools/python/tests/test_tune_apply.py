@@ -284,3 +284,20 @@ def test_reload_nvme_runs_modprobe_with_the_config(plain: Env) -> None:
                      ["modprobe", "-C", str(plain.modprobe), "nvme"]]
     assert out["reload"] == {"done": True, "message": "reloaded nvme"}
     assert plain.attr("nvme0n1", "nomerges") == "2\n"
+
+
+def test_unreadable_coalescing_is_left_alone_and_partial(plain: Env) -> None:
+    class Flaky(FakeNvme):
+        def get_feature(self, ctrl: str, fid: int) -> int:
+            if ctrl == "nvme2":
+                from stria.tune.nvme import NvmeError
+                raise NvmeError(ctrl, "admin command failed: Input/output error", err=5)
+            return super().get_feature(ctrl, fid)
+
+    nvme = Flaky(plain.root)
+    code, out = plain.run_json("apply", "-p", "throughput", nvme=nvme)
+    assert code == 3
+    c2 = [c for c in out["changes"] if c["device"] == "nvme2"][0]
+    assert c2["status"] == "unreadable" and c2["result"] == ""
+    assert "Input/output error; left alone" in c2["note"]
+    assert sorted(c[0] for c in nvme.calls) == ["nvme0", "nvme1", "nvme3"]

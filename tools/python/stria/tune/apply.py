@@ -72,6 +72,9 @@ def apply(changes: list[Change], fs: Sysfs, nvme: NvmeAdmin, state: State,
     partial = False
     state.profile = profile
     for ch in changes:
+        if ch.status == "unreadable":
+            # Not changed because revert could not restore it: not done.
+            partial = True
         if ch.status != "change":
             continue
         if ch.device in gone:

@@ -239,7 +239,10 @@ def _print_changes(ctx: Context, changes: list[Change], title: str, done: bool) 
     for c in cols:
         t.add_column(c)
     t.add_column("note")
+    same = [ch for ch in changes if ch.status == "same"]
     for ch in changes:
+        if ch.status == "same":
+            continue
         new = ch.new or ""
         old = ch.old if ch.old is not None else "-"
         if ch.kind == "file":
@@ -250,7 +253,13 @@ def _print_changes(ctx: Context, changes: list[Change], title: str, done: bool) 
             row.append(ch.result or "")
         row.append(ch.message or ch.note)
         t.add_row(*row)
-    ctx.console().print(t)
+    con = ctx.console()
+    if len(same) < len(changes):
+        con.print(t)
+    else:
+        con.print(title + ": nothing to change")
+    if same:
+        con.print(f"{len(same)} setting(s) already at the profile's value")
 
 
 def _wait_for_namespaces(ctx: Context, count: int, timeout: float = 20.0) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..discovery import BlockDevice, System, active_scheduler
+from ..discovery import BlockDevice, System, active_scheduler, block_device, device_name
 from ..sysfs import Sysfs
 from .nvme import FEAT_IRQ_COALESCE, NvmeAdmin, NvmeError
 from .profiles import Coalescing, Profile
@@ -56,8 +56,6 @@ def current_value(fs: Sysfs, path: str, attr: str) -> str | None:
 
 def select(system: System, names: list[str], root: str) -> list[BlockDevice]:
     """The block devices to tune: those named, or every NVMe namespace."""
-    from ..discovery import block_device, device_name
-
     if not names:
         return list(system.namespaces)
     devices: list[BlockDevice] = []
@@ -94,6 +92,8 @@ def plan_queue(fs: Sysfs, system: System, profile: Profile,
             if dev.name in seen:
                 continue
             seen.add(dev.name)
+            if not fs.exists(f"/sys/block/{dev.name}"):
+                raise PlanError(f"{dev.name} disappeared while planning; nothing was changed")
             for s in profile.queue():
                 path = f"/sys/block/{dev.name}/queue/{s.key}"
                 old = current_value(fs, path, s.key)

@@ -97,8 +97,20 @@ def level_problem(level: int, members: int) -> str | None:
 
 def _check(res: CmdResult, cmd: list[str]) -> None:
     if res.code != 0:
-        msg = (res.err or res.out).strip().splitlines()
-        raise ArrayError(f"{' '.join(cmd)}: exit {res.code}: {msg[-1] if msg else ''}")
+        msg = " / ".join(line.strip() for line in (res.err + res.out).splitlines()
+                         if line.strip())
+        raise ArrayError(f"{' '.join(cmd)}: exit {res.code}: {msg[-600:]}")
+
+
+def wait_released(members: list[str], sysfs: Path, timeout: float = 15.0) -> list[str]:
+    """Wait until no member has a holder (an array being torn down lets go
+    of its members asynchronously); the members still held at the end."""
+    end = time.monotonic() + timeout
+    while True:
+        held = [m for m in members if devices.holders(devices.kernel_name(m, sysfs), sysfs)]
+        if not held or time.monotonic() > end:
+            return held
+        time.sleep(0.2)
 
 
 def _udev_running() -> bool:
@@ -150,6 +162,10 @@ class MdBackend:
         stop = ["mdadm", "--stop", array.handle]
         _check(self.run(stop), stop)
         array.commands.append(stop)
+        if self.run is run_cmd:
+            held = wait_released(array.spec.members, self.sysfs)
+            if held:
+                raise ArrayError(f"md stopped but {', '.join(held)} still held")
         zero = ["mdadm", "--zero-superblock", *array.spec.members]
         _check(self.run(zero), zero)
         array.commands.append(zero)
@@ -204,6 +220,8 @@ class DmStripeBackend:
         cmd = ["dmsetup", "remove", *sync, array.handle]
         _check(self.run(cmd), cmd)
         array.commands.append(cmd)
+        if self.run is run_cmd:
+            wait_released(array.spec.members, self.sysfs)
 
 
 def find_striactl() -> str | None:

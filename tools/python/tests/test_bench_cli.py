@@ -110,3 +110,33 @@ def test_compare_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     cmp = json.loads(capsys.readouterr().out)
     assert cmp["settings"] == [{"key": "settings.chunk_kib", "a": 64, "b": 128}]
     assert all(r["change"] == 0 for r in cmp["results"] if r["a"])
+
+
+def test_interrupted_run_keeps_what_it_measured(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    drives = []
+    for i in range(2):
+        d = tmp_path / f"nullb{i}"
+        d.write_bytes(b"\0" * 65536)
+        drives.append(str(d))
+
+    class Interrupted(FakeFio):
+        def __call__(self, job: Path, out: Path, timeout: float) -> Any:
+            if "scaling" in job.name:
+                raise KeyboardInterrupt
+            return super().__call__(job, out, timeout)
+
+    def factory(**kw: Any) -> Bench:
+        return Bench(**kw, backends={}, run_fio=Interrupted())
+
+    out = tmp_path / "out"
+    a = cli.build_parser().parse_args(["run", "--devices", *drives, "--out", str(out)])
+    assert cli.cmd_run(a, bench_factory=factory) == cli.EXIT_INTERRUPTED
+    doc = results.load(out)
+    assert doc["interrupted"] is True and doc["finished"]
+    measured = [r for r in doc["runs"] if not r.get("reused")]
+    assert {r["step"] for r in measured} == {"baseline"} and len(measured) == 8
+    # the 1-drive scaling point is the baseline, the 2-drive run was interrupted
+    assert [r["id"] for r in doc["runs"] if r["step"] == "scaling"] == \
+        ["scaling/1/randread-4k/libaio"]
+    assert "## Per-drive baseline" in (out / "report.md").read_text()

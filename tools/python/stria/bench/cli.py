@@ -18,6 +18,7 @@ import argparse
 import datetime
 import json
 import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -92,6 +93,12 @@ def render_outputs(doc: dict[str, Any], out: Path) -> list[str]:
     return made
 
 
+def _terminate(signum: int, frame: Any) -> None:
+    """SIGTERM (a harness timeout, systemd stop) unwinds like Ctrl-C, so
+    arrays are torn down and partial results are written."""
+    raise KeyboardInterrupt
+
+
 def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     suite = SUITES[a.suite]
     levels: tuple[int, ...] = a.levels if a.levels is not None else suite.levels
@@ -139,6 +146,7 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     progress = Progress(bench.planned_jobs(), suite.job_seconds() + 1)
     bench.progress = progress
     code = EXIT_OK
+    old_term = signal.signal(signal.SIGTERM, _terminate)
     try:
         bench.baseline()
         bench.scaling()
@@ -149,6 +157,7 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
         code = EXIT_INTERRUPTED
         doc["interrupted"] = True
     finally:
+        signal.signal(signal.SIGTERM, old_term)
         progress.finish()
         doc["finished"] = results.now()
         bench.save()

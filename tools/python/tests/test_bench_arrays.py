@@ -113,3 +113,26 @@ def test_stria_create_finds_the_new_array_device(tmp_path: Path) -> None:
                             "--chunk", "64K", *MEMBERS]
     st.destroy(a)
     assert rec.calls[-1] == ["striactl", "stop", "striabench-stria-r0"]
+
+
+def test_force_is_passed_to_striactl(tmp_path: Path) -> None:
+    root = tmp_path / "sys"
+    (root / "module" / "stria").mkdir(parents=True)
+    (root / "block" / "stria3").mkdir(parents=True)
+    rec = Recorder()
+    st = arrays.StriaBackend(rec, root, striactl="striactl")
+    with pytest.raises(arrays.ArrayError, match="no new stria device"):
+        st.create(arrays.ArraySpec("stria", 0, 64, MEMBERS, force=True))
+    assert "--force" in rec.calls[0]
+
+
+def test_wipe_only_a_stria_superblock(tmp_path: Path) -> None:
+    member = tmp_path / "m"
+    member.write_bytes(b"STRIA-SB" + b"\x01" * 5000)
+    assert arrays.wipe_stria_superblock(str(member))
+    data = member.read_bytes()
+    assert data[:4096] == bytes(4096) and data[4096:] == b"\x01" * (5008 - 4096)
+    other = tmp_path / "o"
+    other.write_bytes(b"XFSB" + b"\x02" * 100)
+    assert not arrays.wipe_stria_superblock(str(other))
+    assert other.read_bytes() == b"XFSB" + b"\x02" * 100

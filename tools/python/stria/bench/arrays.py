@@ -57,6 +57,7 @@ class ArraySpec:
     level: int
     chunk_kib: int
     members: list[str]
+    force: bool = False  # the user said --force: overwrite foreign signatures
 
     @property
     def name(self) -> str:
@@ -264,7 +265,8 @@ class StriaBackend:
         assert self.striactl is not None
         before = self._arrays()
         cmd = [self.striactl, "create", spec.name, "--level", str(spec.level),
-               "--chunk", f"{spec.chunk_kib}K", *spec.members]
+               "--chunk", f"{spec.chunk_kib}K", *(["--force"] if spec.force else []),
+               *spec.members]
         _check(self.run(cmd), cmd)
         path = f"/dev/stria/{spec.name}"
         if not os.path.exists(path):
@@ -279,6 +281,30 @@ class StriaBackend:
         cmd = [self.striactl, "stop", array.handle]
         _check(self.run(cmd), cmd)
         array.commands.append(cmd)
+        if self.run is run_cmd:
+            wait_released(array.spec.members, self.sysfs)
+            for m in array.spec.members:
+                if wipe_stria_superblock(m):
+                    array.commands.append(["wipe", f"{m}: stria superblock (4 KiB at 0)"])
+
+
+STRIA_MAGIC = b"STRIA-SB"
+STRIA_SB_SIZE = 4096
+
+
+def wipe_stria_superblock(path: str) -> bool:
+    """Zero the stria superblock at byte 0 of @path if there is one, like
+    ``mdadm --zero-superblock``: a stale one would make the next create ask
+    before overwriting.  True when one was wiped."""
+    fd = os.open(path, os.O_RDWR)
+    try:
+        if os.pread(fd, len(STRIA_MAGIC), 0) != STRIA_MAGIC:
+            return False
+        os.pwrite(fd, bytes(STRIA_SB_SIZE), 0)
+        os.fsync(fd)
+        return True
+    finally:
+        os.close(fd)
 
 
 def backends(run: Runner = run_cmd, sysfs: Path = devices.SYSFS) -> dict[str, Backend]:

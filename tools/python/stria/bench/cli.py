@@ -142,7 +142,7 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     doc["safety"] = [v.to_json() for v in verdicts]
     results.save(doc, out)
     bench = bench_factory(out=out, suite=suite, devs=devs, levels=levels, doc=doc,
-                          extra=extra, numa=numa, kinds=tuple(a.arrays))
+                          extra=extra, numa=numa, kinds=tuple(a.arrays), force=bool(a.force))
     progress = Progress(bench.planned_jobs(), suite.job_seconds() + 1)
     bench.progress = progress
     code = EXIT_OK

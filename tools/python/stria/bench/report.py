@@ -60,6 +60,7 @@ def header(doc: dict[str, Any]) -> list[str]:
     tools = env.get("tools", {})
     tune = env.get("stria_tune", {})
     t = s.get("timing", {})
+    cpu_model = env.get("cpu", {}).get("model")
     lines = [
         "# stria-bench report", "",
         f"- started {doc.get('started')}, finished {doc.get('finished') or 'not finished'}",
@@ -67,8 +68,8 @@ def header(doc: dict[str, Any]) -> list[str]:
         f"{t.get('ramp_time')} s ramp; levels {', '.join(f'RAID{x}' for x in s.get('levels', []))}; "
         f"chunk {s.get('chunk_kib')} KiB",
         f"- devices: {', '.join(s.get('devices', []))}",
-        f"- kernel {env.get('kernel', {}).get('release')}, {env.get('cpu', {}).get('count')} CPUs "
-        f"({env.get('cpu', {}).get('model')}), NUMA nodes "
+        f"- kernel {env.get('kernel', {}).get('release')}, {env.get('cpu', {}).get('count')} CPUs"
+        f"{' (' + str(cpu_model) + ')' if cpu_model else ''}, NUMA nodes "
         f"{', '.join(f'{k}: {v}' for k, v in env.get('numa', {}).items())}",
         f"- {tools.get('fio')}; NUMA placement "
         f"{'on' if s.get('numa_placement') else 'off'}; extra fio options: "

@@ -52,6 +52,7 @@ class Bench:
     run_fio: FioRunner = default_fio_runner
     progress: Progress | None = None
     sysfs: Path = devices.SYSFS
+    force: bool = False
 
     def __post_init__(self) -> None:
         (self.out / "jobs").mkdir(parents=True, exist_ok=True)
@@ -235,7 +236,7 @@ class Bench:
         if why:
             self._skip_array(kind, level, "unavailable", why, paths)
             return
-        spec = arrays.ArraySpec(kind, level, self.suite.chunk_kib, paths)
+        spec = arrays.ArraySpec(kind, level, self.suite.chunk_kib, paths, force=self.force)
         if self.progress:
             self.progress.begin("arrays", f"creating {kind} RAID{level}")
         try:

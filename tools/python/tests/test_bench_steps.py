@@ -53,7 +53,7 @@ def test_whole_quick_run(tmp_path: Path) -> None:
         "md cannot poll")
     # stria not available: said so in arrays and runs, nothing created
     st = [a for a in doc["arrays"] if a["kind"] == "stria"][0]
-    assert st == {"kind": "stria", "level": 0, "status": "unavailable",
+    assert st == {"kind": "stria", "level": 0, "status": "unavailable", "round": 1,
                   "reason": "stria not available: striactl not found"}
     assert runs["arrays/stria-r0/randread-4k/libaio"]["status"] == "skipped"
     eff = [a for a in doc["analysis"]["arrays"] if a["kind"] == "md"
@@ -115,3 +115,42 @@ def test_planned_jobs_counts_what_quick_runs(tmp_path: Path) -> None:
     run_all(b)
     ran = len([r for r in b.doc["runs"] if not r.get("reused")])
     assert planned >= ran and planned - ran <= 3
+
+
+def test_repeated_rounds_interleave_and_report_medians(tmp_path: Path) -> None:
+    class Drifting(FakeFio):
+        """Every job 10 % faster than the one before: noise the median must absorb."""
+
+        def __call__(self, job: Path, out: Path, timeout: float) -> Any:
+            doc, err = super().__call__(job, out, timeout)
+            assert doc is not None
+            k = 1.1 ** len(self.jobs)
+            for j in doc["jobs"]:
+                for d in ("read", "write"):
+                    j[d]["iops"] *= k
+            return doc, err
+
+    md = FakeBackend("md")
+    b = bench(tmp_path, Drifting(), {"md": md}, n=2)
+    b.kinds = ("md",)
+    b.repeat = 3
+    b.arrays()
+    assert len(md.created) == 3 and len(md.destroyed) == 3
+    ids = [r["id"] for r in b.doc["runs"] if r["kind"] == "md" and r["step"] == "arrays"]
+    assert ids == ["arrays/md-r0/randread-4k/libaio", "arrays/md-r0/randwrite-4k/libaio",
+                   "arrays/md-r0/randread-4k/libaio#2", "arrays/md-r0/randwrite-4k/libaio#2",
+                   "arrays/md-r0/randread-4k/libaio#3", "arrays/md-r0/randwrite-4k/libaio#3"]
+    # raw and md alternate: raw, raw, md, md, md-engine, raw, raw, md, ...
+    order = [r["kind"] for r in b.doc["runs"] if r["status"] == "ok"]
+    assert order[:6] == ["raw", "raw", "md", "md", "md", "raw"]
+    b.save()
+    rr = [a for a in b.doc["analysis"]["arrays"] if a["workload"] == "randread-4k"][0]
+    vals = [r["read"]["iops"] for r in b.doc["runs"]
+            if r["id"].startswith("arrays/md-r0/randread-4k")]
+    assert len(rr["samples"]) == 3 and rr["value"] == sorted(vals)[1]
+    assert len(rr["raw_samples"]) == 3
+    assert rr["spread"] == pytest.approx((max(vals) - min(vals)) / sorted(vals)[1])
+    eng = [e for e in b.doc["analysis"]["engines"] if e["engine"] == "io_uring"][0]
+    assert len(eng["samples"]) == 3
+    from stria.bench import report
+    assert "median of 3, spread" in report.render(b.doc)

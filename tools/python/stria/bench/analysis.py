@@ -18,8 +18,9 @@ Everything here is pure: numbers in, numbers out, no I/O.
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from .jobs import WORKLOADS, Workload
 
@@ -158,6 +159,29 @@ def _find(runs: list[dict[str, Any]], **match: Any) -> list[dict[str, Any]]:
     return [r for r in runs if all(r.get(k) == v for k, v in match.items())]
 
 
+def median(values: list[float]) -> float:
+    return float(statistics.median(values))
+
+
+def spread(values: list[float]) -> float | None:
+    """(max - min) / median of repeated measurements; None for one sample."""
+    if len(values) < 2:
+        return None
+    m = median(values)
+    return (max(values) - min(values)) / m if m else None
+
+
+def _rounds(runs: Iterable[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Runs grouped by what they measured, in first-seen order; repeated
+    rounds of the same measurement ("...#2", "...#3") land in one group."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for r in runs:
+        key = (r.get("step"), r.get("kind"), r.get("label"), r.get("level"),
+               r.get("workload"), r.get("engine"))
+        groups.setdefault(key, []).append(r)
+    return list(groups.values())
+
+
 def _baseline(runs: list[dict[str, Any]], devices: list[str],
               workload: str) -> dict[str, float]:
     out: dict[str, float] = {}
@@ -215,16 +239,16 @@ def analyze(doc: dict[str, Any]) -> dict[str, Any]:
             "points": [p.to_json() for p in pts],
             "departs_at": departs_at(pts), "threshold": SCALING_THRESHOLD,
         }
-    for r in _find(runs, step="arrays"):
-        if r.get("kind") == "raw":
-            continue
+    for group in _rounds(r for r in _find(runs, step="arrays") if r.get("kind") != "raw"):
+        r = group[0]
         wname = str(r.get("workload"))
         w = WORKLOADS.get(wname)
         if w is None:
             continue
         engine = r.get("engine")
-        raw_runs = _find(runs, step="arrays", kind="raw", workload=wname, engine=engine)
-        raw = run_value(raw_runs[0]) if raw_runs else None
+        raw_vals = [v for v in (run_value(x) for x in _find(
+            runs, step="arrays", kind="raw", workload=wname, engine=engine)) if v is not None]
+        raw = median(raw_vals) if raw_vals else None
         if raw is None and n and wname in base and len(base[wname]) == n:
             raw = sum(base[wname].values())
         level = int(r.get("level", 0))
@@ -234,19 +258,30 @@ def analyze(doc: dict[str, Any]) -> dict[str, Any]:
         wr = base.get(wname if w.is_write else (other or ""), {})
         bound = raid_bound(level, members, w, min(rd.values()) if rd else None,
                            min(wr.values()) if wr else None) if level in PARITY else None
-        value = run_value(r)
+        samples = [v for v in (run_value(x) for x in group) if v is not None]
+        value = median(samples) if samples else None
+        bad = next((x for x in group if x.get("status") != "ok"), None)
         out["arrays"].append({
             "kind": r.get("kind"), "level": level, "workload": wname,
-            "engine": engine, "status": r.get("status"), "reason": r.get("reason"),
-            "value": value, "unit": w.metric, "raw": raw,
+            "engine": engine, "status": "ok" if samples else r.get("status"),
+            "reason": bad.get("reason") if bad else None,
+            "value": value, "samples": samples, "spread": spread(samples),
+            "unit": w.metric, "raw": raw, "raw_samples": raw_vals,
             "efficiency": efficiency(value, raw), "bound": bound,
             "of_bound": efficiency(value, bound),
         })
-    for r in _find(runs, step="engines"):
+    for group in _rounds(_find(runs, step="engines")):
+        r = group[0]
+        samples = [v for v in (run_value(x) for x in group) if v is not None]
+        p99 = [x.get("read", {}).get("clat_ns", {}).get("99") for x in group
+               if x.get("status") == "ok"]
+        p99 = [float(v) for v in p99 if isinstance(v, (int, float))]
+        bad = next((x for x in group if x.get("status") != "ok"), None)
         out["engines"].append({
             "target": r.get("label"), "kind": r.get("kind"), "engine": r.get("engine"),
-            "workload": r.get("workload"), "status": r.get("status"),
-            "reason": r.get("reason"), "value": run_value(r),
-            "lat_p99_ns": r.get("read", {}).get("clat_ns", {}).get("99"),
+            "workload": r.get("workload"), "status": "ok" if samples else r.get("status"),
+            "reason": bad.get("reason") if bad else None,
+            "value": median(samples) if samples else None, "samples": samples,
+            "lat_p99_ns": median(p99) if p99 else None,
         })
     return out

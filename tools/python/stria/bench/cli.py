@@ -42,6 +42,16 @@ def parse_levels(text: str) -> tuple[int, ...]:
     return levels
 
 
+def positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a count of 1 or more: {text!r}")
+    return v
+
+
 def parse_kinds(text: str) -> tuple[str, ...]:
     kinds = tuple(x.strip() for x in text.split(",") if x.strip())
     bad = [k for k in kinds if k not in arrays.KINDS]
@@ -69,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="array implementations to compare (default stria,md,dm)")
     r.add_argument("--fio-args", default="",
                    help="extra fio options for every job, e.g. \"--size=1g --iodepth=64\"")
+    r.add_argument("--repeat", type=positive_int, default=1, metavar="N",
+                   help="rounds of raw and array runs, interleaved; the report "
+                        "shows medians and spread (default 1)")
     r.add_argument("--no-numa", action="store_true",
                    help="do not place jobs on the drives' NUMA nodes")
     r.add_argument("--force", action="store_true",
@@ -133,7 +146,7 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
                       "arrays": list(suite.arrays), "engines": suite.engine_workload},
         "workload_params": {n: vars(w) for n, w in jobs.WORKLOADS.items()},
         "engines": list(suite.engines), "fio_args": list(extra),
-        "numa_placement": numa, "force": bool(a.force),
+        "numa_placement": numa, "force": bool(a.force), "repeat": a.repeat,
         "command": " ".join(shlex.quote(x) for x in sys.argv),
     }
     doc = results.new_document(settings)
@@ -142,7 +155,8 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     doc["safety"] = [v.to_json() for v in verdicts]
     results.save(doc, out)
     bench = bench_factory(out=out, suite=suite, devs=devs, levels=levels, doc=doc,
-                          extra=extra, numa=numa, kinds=tuple(a.arrays), force=bool(a.force))
+                          extra=extra, numa=numa, kinds=tuple(a.arrays), force=bool(a.force),
+                          repeat=a.repeat)
     progress = Progress(bench.planned_jobs(), suite.job_seconds() + 1)
     bench.progress = progress
     code = EXIT_OK

@@ -175,6 +175,10 @@ def arrays_section(doc: dict[str, Any]) -> list[str]:
     for a in an:
         unit = a.get("unit", "iops")
         note = "" if a.get("status") == "ok" else f"{a.get('status')}: {a.get('reason')}"
+        n = len(a.get("samples", []))
+        if n > 1:
+            note = f"median of {n}, spread {fmt_pct(a.get('spread'))}" + (
+                f"; {note}" if note else "")
         rows.append([f"{a['kind']} RAID{a['level']}", a["workload"],
                      fmt_value(a.get("value"), unit), fmt_value(a.get("raw"), unit),
                      fmt_pct(a.get("efficiency")), fmt_value(a.get("bound"), unit),
@@ -182,7 +186,7 @@ def arrays_section(doc: dict[str, Any]) -> list[str]:
     out += table(["array", "workload", "result", "raw aggregate", "efficiency",
                   "bound", "of bound", "note"], rows)
     for t in tried:
-        if t.get("status") != "ok":
+        if t.get("status") != "ok" and t.get("round", 1) == 1:
             out.append(f"- {t.get('kind')} RAID{t.get('level')}: {t.get('status')}: "
                        f"{t.get('reason')}")
     out.append("")

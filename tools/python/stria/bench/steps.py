@@ -53,6 +53,8 @@ class Bench:
     progress: Progress | None = None
     sysfs: Path = devices.SYSFS
     force: bool = False
+    repeat: int = 1
+    round: int = 1
 
     def __post_init__(self) -> None:
         (self.out / "jobs").mkdir(parents=True, exist_ok=True)
@@ -65,8 +67,12 @@ class Bench:
         total += max(0, len(s.engines) - 1)
         per_array = len(s.arrays) + max(0, len(s.engines) - 1)
         for _level in self.levels:
-            total += len(s.arrays) + len(self.kinds) * per_array
+            total += (len(s.arrays) + len(self.kinds) * per_array) * self.repeat
         return total
+
+    def rid(self, base: str) -> str:
+        """Run id of @base in the current round ("...#2" from the second on)."""
+        return base if self.round == 1 else f"{base}#{self.round}"
 
     # --- one fio run ------------------------------------------------------
     def targets(self, devs: list[devices.DeviceInfo]) -> tuple[jobs.Target, ...]:
@@ -103,6 +109,7 @@ class Bench:
         return results.run_record(**common, parsed=parsed, doc=doc)
 
     def add(self, rec: dict[str, Any]) -> dict[str, Any]:
+        rec["round"] = self.round
         self.doc["runs"].append(rec)
         if rec["status"] != "ok" and self.progress:
             self.progress.note(f"{rec['id']}: {rec['status']}: {rec['reason']}")
@@ -172,7 +179,7 @@ class Bench:
         w = jobs.WORKLOADS[self.suite.engine_workload]
         for ename in self.suite.engines:
             engine = jobs.ENGINES[ename]
-            run_id = f"engines/{label}/{w.name}/{ename}"
+            run_id = self.rid(f"engines/{label}/{w.name}/{ename}")
             if ename == "libaio" and skip_libaio:
                 continue
             if engine.hipri:
@@ -200,28 +207,34 @@ class Bench:
         self.save()
 
     def arrays(self) -> None:
+        """Every level, --repeat rounds of raw then each array in turn, so
+        the contenders are interleaved in time and noise shows as spread."""
         paths = [d.path for d in self.devs]
         n = len(self.devs)
         for level in self.levels:
-            for wname in self.suite.arrays:
-                w = jobs.WORKLOADS[wname]
-                rid = f"arrays/raw-r{level}/{wname}/libaio"
-                if not self._reuse(self._find("scaling", wname, paths), rid, "arrays", "raw"):
-                    self.add(self.fio_job(run_id=rid, step="arrays", kind="raw", label="raw",
-                                          workload=w, engine=jobs.LIBAIO,
-                                          targets=self.targets(self.devs)))
-                self.doc["runs"][-1]["level"] = level
-            for kind in self.kinds:
-                self.one_array(kind, level, paths, n)
-            self.save()
+            for self.round in range(1, self.repeat + 1):
+                for wname in self.suite.arrays:
+                    w = jobs.WORKLOADS[wname]
+                    rid = self.rid(f"arrays/raw-r{level}/{wname}/libaio")
+                    src = self._find("scaling", wname, paths) if self.round == 1 else None
+                    if not self._reuse(src, rid, "arrays", "raw"):
+                        self.add(self.fio_job(run_id=rid, step="arrays", kind="raw",
+                                              label="raw", workload=w, engine=jobs.LIBAIO,
+                                              targets=self.targets(self.devs)))
+                    self.doc["runs"][-1]["level"] = level
+                for kind in self.kinds:
+                    self.one_array(kind, level, paths, n)
+                self.save()
+        self.round = 1
 
     def _skip_array(self, kind: str, level: int, status: str, reason: str,
                     paths: list[str]) -> None:
         self.doc["arrays"].append({"kind": kind, "level": level, "status": status,
-                                   "reason": reason})
+                                   "reason": reason, "round": self.round})
         for wname in self.suite.arrays:
             self.add(results.run_record(
-                run_id=f"arrays/{kind}-r{level}/{wname}/libaio", step="arrays", kind=kind,
+                run_id=self.rid(f"arrays/{kind}-r{level}/{wname}/libaio"), step="arrays",
+                kind=kind,
                 label=f"{kind}-r{level}", workload=wname, engine="libaio", targets=[],
                 level=level, members=paths, status="skipped", reason=reason))
         if self.progress:
@@ -244,7 +257,7 @@ class Bench:
         except arrays.ArrayError as e:
             self._skip_array(kind, level, "failed", f"create failed: {e}", paths)
             return
-        entry: dict[str, Any] = {"status": "created", **arr.to_json()}
+        entry: dict[str, Any] = {"status": "created", "round": self.round, **arr.to_json()}
         self.doc["arrays"].append(entry)
         label = f"{kind}-r{level}"
         name = devices.kernel_name(arr.path)
@@ -253,7 +266,7 @@ class Bench:
             for wname in self.suite.arrays:
                 w = jobs.WORKLOADS[wname]
                 self.add(self.fio_job(
-                    run_id=f"arrays/{label}/{wname}/libaio", step="arrays", kind=kind,
+                    run_id=self.rid(f"arrays/{label}/{wname}/libaio"), step="arrays", kind=kind,
                     label=label, workload=w, engine=jobs.LIBAIO, targets=target,
                     numjobs=w.numjobs * n, level=level, members=paths))
             self.engines(kind=kind, label=label, targets=target, names=[name],

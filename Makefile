@@ -95,15 +95,16 @@ install: all
 	install -d $(DESTDIR)/lib/modules/$(KRELEASE)/updates/dkms
 	install -m 644 drivers/stria/stria.ko $(DESTDIR)/lib/modules/$(KRELEASE)/updates/dkms/
 	$(MAKE) -C tools/striactl install DESTDIR=$(DESTDIR) SBINDIR=$(SBINDIR) MANDIR=$(MANDIR)
-	install -d $(DESTDIR)$(UDEVDIR)
-	install -m 644 udev/*.rules $(DESTDIR)$(UDEVDIR)/
+	install -d $(DESTDIR)$(UDEVDIR) $(DESTDIR)$(MANDIR)/man8
+	for f in udev/*.rules; do [ ! -e "$$f" ] || install -m 644 "$$f" $(DESTDIR)$(UDEVDIR)/; done
+	install -m 644 tools/python/man/*.8 $(DESTDIR)$(MANDIR)/man8/
 	install -d $(DESTDIR)$(PYTHONDIR)
 	cp -r tools/python/stria $(DESTDIR)$(PYTHONDIR)/
 	find $(DESTDIR)$(PYTHONDIR)/stria -name __pycache__ -prune -exec rm -rf {} +
 	install -d $(DESTDIR)$(PREFIX)/bin
 	for t in stria-tune stria-bench; do \
 		install -m 755 tools/python/bin/$$t $(DESTDIR)$(PREFIX)/bin/; done
-	-[ -z "$(DESTDIR)" ] && depmod -a $(KRELEASE)
+	[ -n "$(DESTDIR)" ] || depmod -a $(KRELEASE)
 
 clean:
 	-[ -n "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

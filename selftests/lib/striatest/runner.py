@@ -198,6 +198,12 @@ class TestRun:
         tmp.rename(ack)
         return False
 
+    def booted(self) -> bool:
+        """Did the guest reach the test (run-test's first line)?"""
+        con = self.workdir / "console.log"
+        logs = [con] + sorted(self.workdir.glob("console.log.*"))
+        return any("stria-test:" in p.read_text(errors="replace") for p in logs if p.exists())
+
     def kernel_logs(self) -> str:
         texts = []
         for p in sorted(self.workdir.glob("console.log*")) + \
@@ -234,19 +240,30 @@ def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
     if workdir.exists():
         shutil.rmtree(workdir)
     (workdir / "out").mkdir(parents=True)
-    run = TestRun(spec, kernel, initrd, workdir, verbose)
     start = time.time()
-    if spec.host:
-        run.run_host()
-    else:
+    for attempt in (1, 2):
+        run = TestRun(spec, kernel, initrd, workdir, verbose)
+        if spec.host:
+            run.run_host()
+            break
         run.run_vm()
+        # A guest that died before the test started is an infrastructure
+        # failure (TCG on a loaded host), not the code under test: boot once
+        # more, and say so.
+        if attempt == 1 and not run.booted():
+            print_flush(f"# {spec.name}: the guest did not boot, retrying once")
+            shutil.rmtree(workdir)
+            (workdir / "out").mkdir(parents=True)
+            continue
+        break
     res = run.verdict(time.time() - start)
     (workdir / "tap.all").write_text("\n".join(run.tap) + "\n")
     if res.status == "fail":
         dest = results / kernel.tier / safe
         if dest.exists():
             shutil.rmtree(dest)
-        shutil.copytree(workdir, dest, ignore=shutil.ignore_patterns("*.img", "qmp.sock"))
+        shutil.copytree(workdir, dest, symlinks=True,
+                        ignore=shutil.ignore_patterns("*.img", "qmp.sock"))
         res.reason += f" (logs: {dest.relative_to(TOP) if dest.is_relative_to(TOP) else dest})"
     else:
         for img in workdir.glob("*.img"):

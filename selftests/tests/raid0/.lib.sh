@@ -39,10 +39,10 @@ fio_reverify() {
 	fio_verify "$@" --verify_only
 }
 
-# msg_of CMD...: run CMD, print "rc=N" and its stderr (for message checks).
+# msg_of CMD...: run CMD, print "rc=N" and its output (for message checks).
 msg_of() {
 	local err rc
-	err=$("$@" 2>&1 >/dev/null)
+	err=$("$@" 2>&1)
 	rc=$?
 	echo "rc=$rc $err"
 }

@@ -55,7 +55,7 @@ def test_whole_run_with_recorded_fio(tmp_path: Path, capsys: pytest.CaptureFixtu
     fio = FakeFio()
 
     def factory(**kw: Any) -> Bench:
-        backs = {k: FakeBackend(k) for k in ("stria", "md", "dm")}
+        backs: dict[str, Any] = {k: FakeBackend(k) for k in ("stria", "md", "dm")}
         return Bench(**kw, backends=backs, run_fio=fio)
 
     out = tmp_path / "out"

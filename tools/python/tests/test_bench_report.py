@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import matplotlib.image as mpimg  # type: ignore[import]
 
@@ -59,10 +60,10 @@ def test_no_data_no_plot(tmp_path: Path) -> None:
 
 
 def test_placement_line() -> None:
-    doc = {"settings": {"numa_placement": True},
-           "devices": [{"path": "/dev/nvme0n1", "numa_node": 0},
-                       {"path": "/dev/nvme1n1", "numa_node": 1},
-                       {"path": "/dev/nullb0", "numa_node": None}]}
+    doc: dict[str, Any] = {"settings": {"numa_placement": True},
+                           "devices": [{"path": "/dev/nvme0n1", "numa_node": 0},
+                                       {"path": "/dev/nvme1n1", "numa_node": 1},
+                                       {"path": "/dev/nullb0", "numa_node": None}]}
     assert report.placement(doc) == (
         "Jobs bound to each drive's NUMA node: /dev/nvme0n1 -> node 0, /dev/nvme1n1 -> node 1;"
         " node unknown, not bound: /dev/nullb0.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from bench_helpers import FIXTURES
 from stria.bench import safety
@@ -22,7 +23,7 @@ LSBLK_EMPTY = {"blockdevices": [{"name": "nullb0", "type": "disk", "mountpoint":
 
 
 class FakeRun:
-    def __init__(self, blkid: tuple[int, str], lsblk: dict[str, object] | None = None) -> None:
+    def __init__(self, blkid: tuple[int, str], lsblk: Any = None) -> None:
         self.blkid = blkid
         self.lsblk = lsblk
         self.calls: list[list[str]] = []

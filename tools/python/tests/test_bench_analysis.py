@@ -113,3 +113,11 @@ def test_analyze_a_document() -> None:
     assert mdw["bound"] == pytest.approx(3 / (1 / 50.0 + 2 / 40.0))
     dm = [a for a in an["arrays"] if a["kind"] == "dm"][0]
     assert dm["value"] is None and dm["efficiency"] is None and dm["status"] == "skipped"
+
+
+def test_link_bound_drive_is_named() -> None:
+    # seed 000: a Gen1 x4 slot (~1000 MB/s raw) under a drive reading 832 MB/s
+    per = {"/dev/nvme0n1": 832e6, "/dev/nvme1n1": 1652e6}
+    links: dict[str, float | None] = {"/dev/nvme0n1": 1000.0, "/dev/nvme1n1": 3938.4}
+    assert analysis.link_bound(per, links) == {"/dev/nvme0n1": pytest.approx(0.832)}
+    assert analysis.link_bound(per, {}) == {}

@@ -69,3 +69,11 @@ def test_placement_line() -> None:
         " node unknown, not bound: /dev/nullb0.")
     doc["settings"]["numa_placement"] = False
     assert report.placement(doc).startswith("Jobs were not bound")
+
+
+def test_terminal_summary(tmp_path: Path) -> None:
+    lines = report.summary_lines(full_doc(tmp_path))
+    assert lines[0].startswith("weakest link (randread-4k): /dev/nullb2 -> bound ")
+    assert any(x.startswith("scaling (randread-4k): ") for x in lines)
+    assert any(x.startswith("md RAID0 randread-4k: ") and x.endswith("% of raw") for x in lines)
+    assert "stria RAID0 randread-4k: skipped: stria not available: striactl not found" in lines

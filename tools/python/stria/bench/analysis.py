@@ -159,6 +159,21 @@ def _find(runs: list[dict[str, Any]], **match: Any) -> list[dict[str, Any]]:
     return [r for r in runs if all(r.get(k) == v for k, v in match.items())]
 
 
+LINK_BOUND = 0.8
+
+
+def link_bound(per_drive_bw: dict[str, float],
+               link_mbps: dict[str, float | None]) -> dict[str, float]:
+    """Drives whose sequential bandwidth reaches LINK_BOUND of their PCIe
+    link's capacity (seed 000: the Gen1 slot), with the fraction reached."""
+    out = {}
+    for dev, bw in per_drive_bw.items():
+        cap = link_mbps.get(dev)
+        if cap and bw / (cap * 1e6) >= LINK_BOUND:
+            out[dev] = bw / (cap * 1e6)
+    return out
+
+
 def median(values: list[float]) -> float:
     return float(statistics.median(values))
 
@@ -208,6 +223,7 @@ def analyze(doc: dict[str, Any]) -> dict[str, Any]:
     runs: list[dict[str, Any]] = doc.get("runs", [])
     devices = [d["path"] for d in doc.get("devices", [])]
     links = {d["path"]: d.get("pcie_link") for d in doc.get("devices", [])}
+    link_mbps = {d["path"]: d.get("link_mbps") for d in doc.get("devices", [])}
     n = len(devices)
     out: dict[str, Any] = {"baseline": {}, "scaling": {}, "arrays": [], "engines": []}
     base: dict[str, dict[str, float]] = {}
@@ -224,6 +240,8 @@ def analyze(doc: dict[str, Any]) -> dict[str, Any]:
             "unit": WORKLOADS[wname].metric, "per_drive": per,
             "aggregate": sum(per.values()), "weakest_link": wl_json,
         }
+        if WORKLOADS[wname].metric == "bw_bytes":
+            out["baseline"][wname]["link_bound"] = link_bound(per, link_mbps)
     for wname in WORKLOADS:
         measured: dict[int, float] = {}
         for r in _find(runs, step="scaling", workload=wname, engine="libaio"):

@@ -183,6 +183,7 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
                "report": str(out / "report.md"), "plots": made,
                "runs": len(doc["runs"]), "failed": failed, "exit": code}
     if sys.stdout.isatty():
+        print("\n".join(report.summary_lines(doc)))
         print(f"report: {out / 'report.md'}\nresults: {out / 'results.json'}\n"
               f"plots: {', '.join(made) or 'none'}"
               + (f"\nfailed runs: {', '.join(failed)}" if failed else ""))

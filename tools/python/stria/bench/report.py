@@ -111,6 +111,9 @@ def baseline_section(doc: dict[str, Any]) -> list[str]:
                 + [""])
     out = ["## Per-drive baseline", ""] + table(["drive"] + names + ["randread p99"], rows)
     for w in names:
+        for dev, frac in an[w].get("link_bound", {}).items():
+            out.append(f"- {w}: **{dev}** reaches {fmt_pct(frac)} of its PCIe link's capacity: "
+                       "the link, not the drive, sets its speed")
         wl = an[w].get("weakest_link")
         if wl:
             out.append(f"- {w}: weakest link **{wl['member']}** at "
@@ -208,6 +211,27 @@ def plots_section(plots: list[str]) -> list[str]:
     if not plots:
         return []
     return ["## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]
+
+
+def summary_lines(doc: dict[str, Any]) -> list[str]:
+    """The headline figures for a terminal: weakest link, scaling, efficiency."""
+    an = doc.get("analysis", {})
+    out = []
+    for w, b in an.get("baseline", {}).items():
+        wl = b.get("weakest_link")
+        if wl and w == "randread-4k":
+            out.append(f"weakest link ({w}): {wl['member']} -> bound "
+                       f"{fmt_value(wl['bound'], b['unit'])}")
+    for w, sc in an.get("scaling", {}).items():
+        at = sc.get("departs_at")
+        out.append(f"scaling ({w}): " + (f"departs from linear at {at} drives" if at
+                                         else "linear"))
+    for a in an.get("arrays", []):
+        if a.get("engine") == "libaio":
+            out.append(f"{a['kind']} RAID{a['level']} {a['workload']}: "
+                       + (f"{fmt_pct(a['efficiency'])} of raw" if a.get("efficiency") is not None
+                          else f"{a.get('status')}: {a.get('reason')}"))
+    return out
 
 
 def render(doc: dict[str, Any], plots: list[str] | None = None) -> str:

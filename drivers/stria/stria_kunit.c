@@ -51,6 +51,36 @@ static void stria_raid0_roundtrip(struct kunit *test)
 	}
 }
 
+/* Each member's part of a range is contiguous and matches the forward map. */
+static void stria_raid0_member_range_brute(struct kunit *test)
+{
+	struct stria_geom g;
+	struct stria_loc loc;
+	u64 s, len, x, ms, ml, lo, cnt;
+	u32 m;
+
+	KUNIT_ASSERT_EQ(test, 0, stria_geom_init(&g, 0, 3, 8, 40));
+	for (s = 0; s < 120; s += 7) {
+		for (len = 1; s + len <= 120; len += 11) {
+			for (m = 0; m < 3; m++) {
+				lo = U64_MAX;
+				cnt = 0;
+				for (x = s; x < s + len; x++) {
+					stria_raid0_map(&g, x, &loc);
+					if (loc.member != m)
+						continue;
+					cnt++;
+					lo = min(lo, loc.sector);
+				}
+				ml = stria_raid0_member_range(&g, s, len, m, &ms);
+				KUNIT_EXPECT_EQ(test, ml, cnt);
+				if (cnt)
+					KUNIT_EXPECT_EQ(test, ms, lo);
+			}
+		}
+	}
+}
+
 static void stria_geom_rejects(struct kunit *test)
 {
 	struct stria_geom g = { .nr_members = 77 };
@@ -68,6 +98,7 @@ static void stria_geom_rejects(struct kunit *test)
 static struct kunit_case stria_geom_cases[] = {
 	KUNIT_CASE_PARAM(stria_raid0_golden, stria_raid0_gen_params),
 	KUNIT_CASE(stria_raid0_roundtrip),
+	KUNIT_CASE(stria_raid0_member_range_brute),
 	KUNIT_CASE(stria_geom_rejects),
 	{}
 };

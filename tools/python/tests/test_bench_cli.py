@@ -140,3 +140,12 @@ def test_interrupted_run_keeps_what_it_measured(tmp_path: Path,
     assert [r["id"] for r in doc["runs"] if r["step"] == "scaling"] == \
         ["scaling/1/randread-4k/libaio"]
     assert "## Per-drive baseline" in (out / "report.md").read_text()
+
+
+def test_block_devices_need_root(monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(cli.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(cli.safety, "check_all", lambda paths: [])
+    monkeypatch.setattr(cli.devices, "is_block_device", lambda p: True)
+    assert cli.main(["run", "--devices", "/dev/nullb0"]) == cli.EXIT_ERROR
+    assert "needs root" in capsys.readouterr().err

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import shlex
 import signal
 import sys
@@ -127,6 +128,10 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
         err(f"refusing {v.path}: {why}" + ("" if v.fatal else " (--force to overwrite)"))
     if refused:
         return EXIT_REFUSED
+    if os.geteuid() != 0 and any(devices.is_block_device(p) for p in a.devices):
+        err("benchmarking block devices needs root (fio opens them O_DIRECT for writing; "
+            "arrays are created)")
+        return EXIT_ERROR
     if fio.version() is None:
         err("fio is not installed")
         return EXIT_ERROR

@@ -301,3 +301,46 @@ def test_unreadable_coalescing_is_left_alone_and_partial(plain: Env) -> None:
     assert c2["status"] == "unreadable" and c2["result"] == ""
     assert "Input/output error; left alone" in c2["note"]
     assert sorted(c[0] for c in nvme.calls) == ["nvme0", "nvme1", "nvme3"]
+
+
+def test_poll_queues_lowered_to_possible_cpus(plain: Env) -> None:
+    # nvme refuses poll_queues > possible CPUs; at boot that would leave
+    # the machine without its drives.
+    (plain.root / "sys/devices/system/cpu/possible").write_text("0-1\n")
+    code, out = plain.run_json("apply", "-p", "latency")
+    assert code == 0
+    conf = (plain.modprobe / "stria-tune.conf").read_text()
+    assert "options nvme poll_queues=2\n" in conf
+    assert "# Note: nvme.poll_queues=4 lowered to 2: nvme refuses more queues than " \
+           "possible CPUs." in conf
+    f = [c for c in out["changes"] if c["kind"] == "file"][0]
+    assert "nvme.poll_queues=4 lowered to 2" in f["note"]
+    assert "nvme.poll_queues" not in f["note"].split(";")[0]   # 2 is what runs already
+    code, report = plain.run_json("show", "-p", "latency")
+    assert report["modules"]["nvme.poll_queues"]["recommended"] == "2"
+    assert report["modules"]["nvme.poll_queues"]["differs"] is False
+
+
+def test_reload_that_fails_loads_nvme_back_without_the_options(plain: Env) -> None:
+    import subprocess
+
+    calls: list[list[str]] = []
+
+    def runner(cmd: list[str]) -> "subprocess.CompletedProcess[str]":
+        calls.append(cmd)
+        if "-C" in cmd and cmd[cmd.index("-C") + 1] == str(plain.modprobe):
+            return subprocess.CompletedProcess(
+                cmd, 1, "", "modprobe: ERROR: could not insert 'nvme': Invalid argument")
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    code, out = plain.run_json("apply", "-p", "latency", "--reload-nvme", runner=runner)
+    assert code == 3
+    # plain4 runs multipath=N already: nvme_core stays loaded.
+    assert calls == [["modprobe", "-r", "nvme"],
+                     ["modprobe", "-C", str(plain.modprobe), "nvme"],
+                     ["modprobe", "-C", "/dev/null", "nvme"]]
+    assert out["reload"]["done"] is False
+    assert "could not insert 'nvme': Invalid argument; loaded nvme again without the new " \
+           "options" in out["reload"]["message"]
+    # The drives are back (rediscovered) and tuned.
+    assert plain.attr("nvme0n1", "nomerges") == "2\n"

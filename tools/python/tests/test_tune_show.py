@@ -37,7 +37,7 @@ def test_show_plain4_numa_queues_and_coalescing() -> None:
     assert s["iostats"]["recommended"] is None and s["iostats"]["differs"] is False
     assert r["modules"]["nvme_core.multipath"] == {
         "current": "N", "recommended": "N", "differs": False,
-        "applies": "module reload or reboot (modprobe.d)"}
+        "applies": "module reload or reboot (modprobe.d)", "note": ""}
     assert r["irqbalance"] is True
     assert r["array"]["cap_mbps"] == r["array"]["possible_mbps"]
 

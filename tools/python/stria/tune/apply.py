@@ -182,20 +182,42 @@ def nvme_busy(fs: Sysfs) -> list[str]:
     return reasons
 
 
+@dataclass
+class Reload:
+    """What --reload-nvme did. ``unloaded``: the devices went away and came
+    back (or not), so everything must be discovered again."""
+
+    done: bool
+    message: str
+    unloaded: bool = False
+
+
 def reload_nvme(fs: Sysfs, modprobe_dir: Path, core: bool,
-                run: Runner = _run) -> tuple[bool, str]:
+                run: Runner = _run) -> Reload:
     """Unload and load nvme (and nvme_core when ``core``) so the modprobe.d
-    options take effect. Refuses when any NVMe device is in use."""
+    options take effect. Refuses when any NVMe device is in use. If the
+    new options make the load fail, loads nvme again without them, so the
+    drives come back."""
     busy = nvme_busy(fs)
     if busy:
-        return False, "not reloading nvme: " + "; ".join(busy)
+        return Reload(False, "not reloading nvme: " + "; ".join(busy))
     config = [] if modprobe_dir == Path("/etc/modprobe.d") else ["-C", str(modprobe_dir)]
-    steps = [["modprobe", "-r", "nvme"]]
+    unload = [["modprobe", "-r", "nvme"]]
     if core:
-        steps.append(["modprobe", "-r", "nvme_core"])
-    steps.append(["modprobe", *config, "nvme"])
-    for cmd in steps:
+        unload.append(["modprobe", "-r", "nvme_core"])
+    for cmd in unload:
         res = run(cmd)
         if res.returncode != 0:
-            return False, f"'{' '.join(cmd)}' failed: {res.stderr.strip()}"
-    return True, "reloaded nvme" + (" and nvme_core" if core else "")
+            return Reload(False, f"'{' '.join(cmd)}' failed: {res.stderr.strip()}",
+                          unloaded=cmd != unload[0])
+    load = ["modprobe", *config, "nvme"]
+    res = run(load)
+    if res.returncode != 0:
+        msg = f"'{' '.join(load)}' failed: {res.stderr.strip()}"
+        back = run(["modprobe", "-C", "/dev/null", "nvme"])
+        if back.returncode == 0:
+            msg += "; loaded nvme again without the new options"
+        else:
+            msg += f"; nvme is NOT loaded ({back.stderr.strip()}): run 'modprobe nvme'"
+        return Reload(False, msg, unloaded=True)
+    return Reload(True, "reloaded nvme" + (" and nvme_core" if core else ""), unloaded=True)

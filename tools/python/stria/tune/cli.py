@@ -24,7 +24,7 @@ from . import apply as applymod
 from . import persist, profiles, show
 from .apply import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, Runner
 from .nvme import IoctlAdmin, NvmeAdmin
-from .plan import Change, PlanError, make_plan, select
+from .plan import Change, PlanError, make_plan, module_values, select
 from .state import DEFAULT_DIR as STATE_DIR
 from .state import State, StateError
 
@@ -173,7 +173,7 @@ def cmd_show(ctx: Context) -> int:
     prof = ctx.profile(ctx.args.profile)
     system = ctx.system()
     extra, only = _named(ctx, system, ctx.args.devices)
-    report = show.build(system, prof, ctx.nvme, extra, only or None)
+    report = show.build(system, ctx.fs, prof, ctx.nvme, extra, only or None)
     if ctx.json:
         ctx.emit(report)
     else:
@@ -332,19 +332,20 @@ def _apply_with_reload(ctx: Context, prof: profiles.Profile, system: System,
     settings on the freshly probed devices."""
     mods = [c for c in changes if c.kind == "file"]
     code = applymod.apply(mods, ctx.fs, ctx.nvme, state, prof.name)
-    differs = [s for s in prof.modules()
-               if system.module_param(*s.key.split(".", 1)) != s.value]
+    differs = [s for s, value, _ in module_values(ctx.fs, prof)
+               if system.module_param(*s.key.split(".", 1)) != value]
     if not differs:
         reload = {"done": False, "message": "running modules already match the profile"}
     else:
         core = any(s.key.startswith("nvme_core.") for s in differs)
         before = len(system.namespaces)
-        ok, msg = applymod.reload_nvme(ctx.fs, ctx.args.modprobe_dir, core,
-                                       ctx.runner or applymod._run)
-        reload = {"done": ok, "message": msg}
-        if not ok:
+        result = applymod.reload_nvme(ctx.fs, ctx.args.modprobe_dir, core,
+                                      ctx.runner or applymod._run)
+        reload = {"done": result.done, "message": result.message}
+        if not result.done:
             code = EXIT_PARTIAL
-        else:
+        if result.unloaded:
+            # The drives went away and came back: look again.
             _wait_for_namespaces(ctx, before)
             system = ctx.system()
     try:

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..discovery import BlockDevice, System, active_scheduler, block_device, device_name
-from ..sysfs import Sysfs
+from ..sysfs import Sysfs, parse_cpulist
 from .nvme import FEAT_IRQ_COALESCE, NvmeAdmin, NvmeError
-from .profiles import Coalescing, Profile
+from .profiles import Coalescing, Profile, Setting
 
 MODPROBE_FILE = "stria-tune.conf"
 
@@ -138,9 +138,36 @@ def plan_coalescing(system: System, profile: Profile, devices: list[BlockDevice]
     return changes
 
 
-def modprobe_text(profile: Profile) -> str | None:
+#: nvme parameters the module refuses above the number of possible CPUs
+#: (io_queue_count_set() in drivers/nvme/host/pci.c).
+CPU_BOUND = ("nvme.poll_queues", "nvme.write_queues")
+
+
+def possible_cpus(fs: Sysfs) -> int | None:
+    text = fs.read("/sys/devices/system/cpu/possible")
+    return len(parse_cpulist(text)) if text else None
+
+
+def module_values(fs: Sysfs, profile: Profile) -> list[tuple[Setting, str, str]]:
+    """(setting, value to write, note) for each module parameter. A queue
+    count above the possible CPUs is lowered to it: nvme refuses to load
+    with more, and at boot that would leave the machine without its NVMe
+    drives."""
+    cpus = possible_cpus(fs)
+    out = []
+    for s in profile.modules():
+        value, note = s.value, ""
+        if s.key in CPU_BOUND and cpus is not None and int(s.value) > cpus:
+            value = str(cpus)
+            note = (f"{s.key}={s.value} lowered to {cpus}: nvme refuses more queues "
+                    f"than possible CPUs")
+        out.append((s, value, note))
+    return out
+
+
+def modprobe_text(fs: Sysfs, profile: Profile) -> str | None:
     """The modprobe.d file for the profile's module parameters."""
-    settings = profile.modules()
+    settings = module_values(fs, profile)
     if not settings:
         return None
     lines = [
@@ -152,16 +179,19 @@ def modprobe_text(profile: Profile) -> str | None:
         "#    NVMe device is mounted or in use.",
         "# 'stria-tune revert' puts back what was here before.",
     ]
-    for s in settings:
+    for s, value, note in settings:
         module, param = s.key.split(".", 1)
         lines.append("#")
         lines.append(f"# {s.key}: {s.why}")
-        lines.append(f"options {module} {param}={s.value}")
+        if note:
+            lines.append(f"# Note: {note}.")
+        lines.append(f"options {module} {param}={value}")
     return "\n".join(lines) + "\n"
 
 
-def plan_modules(system: System, profile: Profile, modprobe_dir: Path) -> list[Change]:
-    text = modprobe_text(profile)
+def plan_modules(fs: Sysfs, system: System, profile: Profile,
+                 modprobe_dir: Path) -> list[Change]:
+    text = modprobe_text(fs, profile)
     if text is None:
         return []
     path = modprobe_dir / MODPROBE_FILE
@@ -173,13 +203,18 @@ def plan_modules(system: System, profile: Profile, modprobe_dir: Path) -> list[C
         return [Change("file", str(path), "modprobe.d", MODPROBE_FILE, None, text,
                        "unreadable", f"cannot read {path}: {e.strerror}")]
     pending = []
-    for s in profile.modules():
+    notes = []
+    for s, value, clamp in module_values(fs, profile):
         module, param = s.key.split(".", 1)
         now = system.module_param(module, param)
-        if now != s.value:
-            pending.append(f"{s.key} {now if now is not None else '(not loaded)'} -> {s.value}")
+        if now != value:
+            pending.append(f"{s.key} {now if now is not None else '(not loaded)'} -> {value}")
+        if clamp:
+            notes.append(clamp)
     note = ("needs a module reload or reboot: " + ", ".join(pending)) if pending else \
         "running modules already match"
+    if notes:
+        note += "; " + "; ".join(notes)
     status = "same" if old == text else "change"
     return [Change("file", str(path), "modprobe.d", MODPROBE_FILE, old, text, status, note)]
 
@@ -199,5 +234,5 @@ def make_plan(fs: Sysfs, system: System, profile: Profile, devices: list[BlockDe
     changes = plan_queue(fs, system, profile, devices)
     if not queue_only:
         changes += plan_coalescing(system, profile, [d for d in devices if d.is_nvme], nvme)
-        changes += plan_modules(system, profile, modprobe_dir)
+        changes += plan_modules(fs, system, profile, modprobe_dir)
     return changes

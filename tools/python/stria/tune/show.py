@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..discovery import QUEUE_ATTRS, BlockDevice, Controller, System, active_scheduler
-from ..sysfs import format_cpulist
+from ..sysfs import Sysfs, format_cpulist
 from .nvme import FEAT_IRQ_COALESCE, NvmeAdmin, NvmeError
+from .plan import module_values
 from .profiles import Coalescing, Profile
 
 Report = dict[str, Any]
@@ -107,7 +108,7 @@ def _links(system: System, findings: list[dict[str, str]]) -> tuple[dict[str, di
     return links, array
 
 
-def build(system: System, profile: Profile, nvme: NvmeAdmin | None,
+def build(system: System, fs: Sysfs, profile: Profile, nvme: NvmeAdmin | None,
           extra: list[BlockDevice] | None = None,
           only: list[str] | None = None) -> Report:
     """The whole report as JSON-ready data. ``only`` limits it to the named
@@ -143,15 +144,17 @@ def build(system: System, profile: Profile, nvme: NvmeAdmin | None,
             "namespaces": c.namespaces, "paths": c.paths,
         })
     modules: dict[str, Any] = {}
+    target = {s.key: (value, note) for s, value, note in module_values(fs, profile)}
     for module, params in (("nvme", ("poll_queues", "write_queues", "io_queue_depth")),
                            ("nvme_core", ("multipath", "io_timeout"))):
         for param in params:
             cur = system.module_param(module, param)
-            want = profile.module_value(module, param)
+            want, note = target.get(f"{module}.{param}", (None, ""))
             modules[f"{module}.{param}"] = {
                 "current": cur, "recommended": want,
                 "differs": want is not None and cur != want,
                 "applies": "module reload or reboot (modprobe.d)",
+                "note": note,
             }
     blocked = [d.name for d in system.namespaces
                if d.paths and d.queue.get("io_poll", "0").strip() == "0"

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import __version__, arrays, compare, devices, env, fio, jobs, plots, report, results, safety
+from . import __version__, arrays, compare, devices, env, fio, jobs, report, results, safety
 from .progress import Progress
 from .steps import Bench
 from .suites import SUITES
@@ -102,6 +102,7 @@ def err(msg: str) -> None:
 
 
 def render_outputs(doc: dict[str, Any], out: Path) -> list[str]:
+    from . import plots  # matplotlib takes seconds to import: only when drawing
     made = plots.render_all(doc, out)
     (out / "report.md").write_text(report.render(doc, made))
     return made

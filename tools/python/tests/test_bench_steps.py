@@ -154,3 +154,36 @@ def test_repeated_rounds_interleave_and_report_medians(tmp_path: Path) -> None:
     assert len(eng["samples"]) == 3
     from stria.bench import report
     assert "median of 3, spread" in report.render(b.doc)
+
+
+def test_full_suite_draws_a_scaling_curve_per_engine(tmp_path: Path) -> None:
+    from stria.bench import plots
+    from stria.bench.suites import SUITES
+    b = bench(tmp_path, FakeFio(), {}, poll={"nullb0": "1", "nullb1": "0"}, n=2)
+    b.suite = SUITES["full"]
+    b.baseline()
+    b.scaling()
+    b.raw_engines()
+    runs = by_id(b.doc)
+    assert runs["scaling/1/randread-4k/io_uring"]["status"] == "ok"
+    assert "reused" not in runs["scaling/1/randread-4k/io_uring"]
+    # polled: nullb0 polls, so 1 drive runs (and the recorded file run fails
+    # with EOPNOTSUPP); with nullb1 added it cannot poll: skipped, with why
+    assert runs["scaling/1/randread-4k/io_uring-hipri"]["status"] == "failed"
+    two = runs["scaling/2/randread-4k/io_uring-hipri"]
+    assert two["status"] == "skipped" and two["reason"] == "queue/io_poll is not 1 on nullb1"
+    # the raw engine comparison reuses the N-drive scaling points
+    assert runs["engines/raw/randread-4k/io_uring"]["reused"] == "scaling/2/randread-4k/io_uring"
+    b.save()
+    sc = b.doc["analysis"]["scaling"]
+    assert sc["randread-4k/io_uring"]["engine"] == "io_uring"
+    pts = sc["randread-4k/io_uring"]["points"]
+    assert pts[1]["linear"] == pytest.approx(2 * pts[0]["measured"])
+    assert "randread-4k/io_uring-hipri" not in sc  # no successful point
+    made = plots.scaling(b.doc, tmp_path)
+    assert {p.name for p in made} == {"scaling-randread-4k.png", "scaling-read-1m.png",
+                                      "scaling-randwrite-4k.png", "scaling-write-1m.png"}
+    from stria.bench import report
+    text = report.render(b.doc)
+    assert "## Scaling: randread-4k, io_uring, drives 1..N together" in text
+    assert "Scaling of randread-4k with io_uring-hipri: no result (fio error 95" in text

@@ -242,30 +242,38 @@ def analyze(doc: dict[str, Any]) -> dict[str, Any]:
         }
         if WORKLOADS[wname].metric == "bw_bytes":
             out["baseline"][wname]["link_bound"] = link_bound(per, link_mbps)
-    for wname in WORKLOADS:
-        measured: dict[int, float] = {}
-        for r in _find(runs, step="scaling", workload=wname, engine="libaio"):
-            v = run_value(r)
-            if v is not None:
-                measured[int(r["drives"])] = v
-        if not measured:
-            continue
-        per = base.get(wname, {})
-        ordered = [per[d] for d in devices if d in per] if len(per) == n else []
-        pts = scaling_points(measured, ordered)
-        out["scaling"][wname] = {
-            "points": [p.to_json() for p in pts],
-            "departs_at": departs_at(pts), "threshold": SCALING_THRESHOLD,
-        }
+    engines = sorted({str(r.get("engine")) for r in _find(runs, step="scaling")},
+                     key=lambda e: (e != "libaio", e))
+    for engine in engines:
+        for wname in WORKLOADS:
+            measured: dict[int, float] = {}
+            for r in _find(runs, step="scaling", workload=wname, engine=engine):
+                v = run_value(r)
+                if v is not None:
+                    measured[int(r["drives"])] = v
+            if not measured:
+                continue
+            per = base.get(wname, {})
+            # the drives' own baselines are libaio runs: other engines are
+            # held to their own 1-drive point x k
+            ordered = ([per[d] for d in devices if d in per]
+                       if len(per) == n and engine == "libaio" else [])
+            pts = scaling_points(measured, ordered)
+            key = wname if engine == "libaio" else f"{wname}/{engine}"
+            out["scaling"][key] = {
+                "workload": wname, "engine": engine,
+                "points": [p.to_json() for p in pts],
+                "departs_at": departs_at(pts), "threshold": SCALING_THRESHOLD,
+            }
     for group in _rounds(r for r in _find(runs, step="arrays") if r.get("kind") != "raw"):
         r = group[0]
         wname = str(r.get("workload"))
         w = WORKLOADS.get(wname)
         if w is None:
             continue
-        engine = r.get("engine")
+        array_engine = r.get("engine")
         raw_vals = [v for v in (run_value(x) for x in _find(
-            runs, step="arrays", kind="raw", workload=wname, engine=engine)) if v is not None]
+            runs, step="arrays", kind="raw", workload=wname, engine=array_engine)) if v is not None]
         raw = median(raw_vals) if raw_vals else None
         if raw is None and n and wname in base and len(base[wname]) == n:
             raw = sum(base[wname].values())
@@ -281,7 +289,7 @@ def analyze(doc: dict[str, Any]) -> dict[str, Any]:
         bad = next((x for x in group if x.get("status") != "ok"), None)
         out["arrays"].append({
             "kind": r.get("kind"), "level": level, "workload": wname,
-            "engine": engine, "status": "ok" if samples else r.get("status"),
+            "engine": array_engine, "status": "ok" if samples else r.get("status"),
             "reason": bad.get("reason") if bad else None,
             "value": value, "samples": samples, "spread": spread(samples),
             "unit": w.metric, "raw": raw, "raw_samples": raw_vals,

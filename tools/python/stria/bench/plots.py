@@ -30,27 +30,33 @@ def _unit(workload: str) -> tuple[str, float]:
 
 
 def scaling(doc: dict[str, Any], out: Path) -> list[Path]:
+    """One plot per workload: each engine's measured curve and the linear line."""
+    by_workload: dict[str, list[dict[str, Any]]] = {}
+    for key, data in doc.get("analysis", {}).get("scaling", {}).items():
+        if data.get("points"):
+            by_workload.setdefault(data.get("workload", key), []).append(data)
     made = []
-    for w, data in doc.get("analysis", {}).get("scaling", {}).items():
-        pts = data.get("points", [])
-        if not pts:
-            continue
+    for w, curves in by_workload.items():
         label, div = _unit(w)
-        x = [p["drives"] for p in pts]
         fig, ax = plt.subplots(figsize=(7, 4.5))
-        ax.plot(x, [p["linear"] / div for p in pts], "--", color="grey",
-                label="linear (sum of baselines)")
-        ax.plot(x, [p["measured"] / div for p in pts], "o-", color="tab:blue",
-                label="measured")
-        at = data.get("departs_at")
+        ref = next((c for c in curves if c.get("engine", "libaio") == "libaio"), curves[0])
+        x = [p["drives"] for p in ref["points"]]
+        ax.plot(x, [p["linear"] / div for p in ref["points"]], "--", color="grey",
+                label="linear (sum of baselines)" if ref is curves[0] and
+                ref.get("engine", "libaio") == "libaio" else "linear")
+        for c in curves:
+            xs = [p["drives"] for p in c["points"]]
+            ax.plot(xs, [p["measured"] / div for p in c["points"]], "o-",
+                    label=f"measured, {c.get('engine', 'libaio')}")
+        at = ref.get("departs_at")
         if at:
             ax.axvline(at, color="tab:red", alpha=0.4, label=f"departs at {at} drives")
         ax.set_xlabel("drives")
         ax.set_ylabel(label)
-        ax.set_xticks(x)
+        ax.set_xticks(sorted({p["drives"] for c in curves for p in c["points"]}))
         ax.set_title(f"Scaling: {w}")
         ax.set_ylim(bottom=0)
-        ax.legend()
+        ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
         path = out / f"scaling-{w}.png"
         fig.tight_layout()

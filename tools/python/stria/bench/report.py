@@ -139,18 +139,34 @@ def placement(doc: dict[str, Any]) -> str:
 def scaling_section(doc: dict[str, Any]) -> list[str]:
     an = doc.get("analysis", {}).get("scaling", {})
     out: list[str] = []
-    for w, data in an.items():
+    for key, data in an.items():
+        w = data.get("workload", key)
+        engine = data.get("engine", "libaio")
         unit = WORKLOADS[w].metric
+        basis = "sum of baselines" if engine == "libaio" else "1-drive point x drives"
         rows = [[str(p["drives"]), fmt_value(p["measured"], unit), fmt_value(p["linear"], unit),
                  fmt_pct(p["ratio"])] for p in data["points"]]
-        out += [f"## Scaling: {w}, drives 1..N together", ""]
+        out += [f"## Scaling: {w}, {engine}, drives 1..N together", ""]
         out += [placement(doc), ""]
-        out += table(["drives", "measured", "linear (sum of baselines)", "of linear"], rows)
+        out += table(["drives", "measured", f"linear ({basis})", "of linear"], rows)
+        skipped = [r for r in doc.get("runs", []) if r.get("step") == "scaling"
+                   and r.get("engine") == engine and r.get("workload") == w
+                   and r.get("status") == "skipped"]
+        if skipped:
+            out += [f"Not run with {len(skipped)} drive count(s): {skipped[0].get('reason')}", ""]
         at = data.get("departs_at")
         thr = fmt_pct(data.get("threshold"))
         out.append(f"Scaling departs from linear at **{at} drives** (below {thr})." if at
                    else f"Scaling stays within {thr} of linear.")
         out.append("")
+    shown = {(d.get("workload", k), d.get("engine", "libaio")) for k, d in an.items()}
+    missing: dict[tuple[str, str], str] = {}
+    for r in doc.get("runs", []):
+        key = (str(r.get("workload")), str(r.get("engine")))
+        if r.get("step") == "scaling" and key not in shown and r.get("status") != "ok":
+            missing.setdefault(key, str(r.get("reason")))
+    for (w, engine), why in missing.items():
+        out += [f"Scaling of {w} with {engine}: no result ({why}).", ""]
     return out
 
 

@@ -148,19 +148,33 @@ class Bench:
         return None
 
     def scaling(self) -> None:
-        for wname in self.suite.scaling:
-            for k in range(1, len(self.devs) + 1):
-                devs = self.devs[:k]
-                run_id = f"scaling/{k}/{wname}/libaio"
-                paths = [d.path for d in devs]
-                if k == 1 and self._reuse(self._find("baseline", wname, paths),
-                                          run_id, "scaling", "1 drive"):
-                    continue
-                self.add(self.fio_job(
-                    run_id=run_id, step="scaling", kind="raw", label=f"{k} drives",
-                    workload=jobs.WORKLOADS[wname], engine=jobs.LIBAIO,
-                    targets=self.targets(devs)))
+        for ename in self.suite.scaling_engines:
+            engine = jobs.ENGINES[ename]
+            for wname in self.suite.scaling:
+                for k in range(1, len(self.devs) + 1):
+                    self._scaling_point(k, jobs.WORKLOADS[wname], engine)
         self.save()
+
+    def _scaling_point(self, k: int, w: jobs.Workload, engine: jobs.Engine) -> None:
+        devs = self.devs[:k]
+        run_id = f"scaling/{k}/{w.name}/{engine.name}"
+        paths = [d.path for d in devs]
+        if k == 1 and self._reuse(self._find("baseline", w.name, paths, engine.name),
+                                  run_id, "scaling", "1 drive"):
+            return
+        if engine.hipri:
+            why = self.poll_problem([d.name for d in devs], "raw")
+            if why:
+                self.add(results.run_record(
+                    run_id=run_id, step="scaling", kind="raw", label=f"{k} drives",
+                    workload=w.name, engine=engine.name, targets=paths,
+                    status="skipped", reason=why))
+                if self.progress:
+                    self.progress.job_done()
+                return
+        self.add(self.fio_job(run_id=run_id, step="scaling", kind="raw",
+                              label=f"{k} drives", workload=w, engine=engine,
+                              targets=self.targets(devs)))
 
     def poll_problem(self, names: list[str], kind: str) -> str | None:
         """Why hipri cannot run on these devices, None if every one polls."""
@@ -175,12 +189,17 @@ class Bench:
 
     def engines(self, *, kind: str, label: str, targets: tuple[jobs.Target, ...],
                 names: list[str], numjobs: int | None = None, level: int | None = None,
-                members: list[str] | None = None, skip_libaio: bool = False) -> None:
+                members: list[str] | None = None, skip_libaio: bool = False,
+                reuse_scaling: bool = False) -> None:
         w = jobs.WORKLOADS[self.suite.engine_workload]
         for ename in self.suite.engines:
             engine = jobs.ENGINES[ename]
             run_id = self.rid(f"engines/{label}/{w.name}/{ename}")
             if ename == "libaio" and skip_libaio:
+                continue
+            if reuse_scaling and self._reuse(
+                    self._find("scaling", w.name, [t.path for t in targets], ename),
+                    run_id, "engines", label):
                 continue
             if engine.hipri:
                 why = self.poll_problem(names, kind)
@@ -203,7 +222,8 @@ class Bench:
             self._find("baseline", w, paths) if len(paths) == 1 else None)
         reused = self._reuse(src, f"engines/raw/{w}/libaio", "engines", "raw")
         self.engines(kind="raw", label="raw", targets=self.targets(self.devs),
-                     names=[d.name for d in self.devs], skip_libaio=reused is not None)
+                     names=[d.name for d in self.devs], skip_libaio=reused is not None,
+                     reuse_scaling=True)
         self.save()
 
     def arrays(self) -> None:

@@ -4,7 +4,8 @@
 quick    a smoke run: seconds per job (fits a TCG VM in ~2-3 minutes on
          3 null_blk devices); numbers are indicative only
 standard the seeds' method at a useful length (30 s per job)
-full     every workload in every step, 60 s per job, RAID0/5/6
+full     every workload in every step, 60 s per job, RAID0/5/6, and the
+         scaling curve for each engine (libaio, io_uring, polled)
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ class Suite:
     engine_workload: str
     levels: tuple[int, ...]
     chunk_kib: int = 64
+    # engines the 1..N scaling runs with (seed 003 drew one curve per engine)
+    scaling_engines: tuple[str, ...] = ("libaio",)
 
     def job_seconds(self) -> int:
         return self.timing.runtime + self.timing.ramp_time
@@ -44,5 +47,6 @@ SUITES: dict[str, Suite] = {
     "full": Suite("full", Timing(runtime=60, ramp_time=10), baseline=ALL,
                   scaling=ALL, arrays=ALL,
                   engines=("libaio", "io_uring", "io_uring-hipri"),
-                  engine_workload="randread-4k", levels=(0, 5, 6)),
+                  engine_workload="randread-4k", levels=(0, 5, 6),
+                  scaling_engines=("libaio", "io_uring", "io_uring-hipri")),
 }

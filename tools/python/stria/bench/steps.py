@@ -64,10 +64,13 @@ class Bench:
     def planned_jobs(self) -> int:
         s, n = self.suite, len(self.devs)
         total = n * len(s.baseline) + max(0, n - 1) * len(s.scaling)
-        total += max(0, len(s.engines) - 1)
+        total += (len(s.scaling_engines) - 1) * n * len(s.scaling)
+        total += max(0, len(s.engines) - len(s.scaling_engines))
         per_array = len(s.arrays) + max(0, len(s.engines) - 1)
+        raw_first = len([w for w in s.arrays if w not in s.scaling])  # others reused
         for _level in self.levels:
-            total += (len(s.arrays) + len(self.kinds) * per_array) * self.repeat
+            total += raw_first + len(s.arrays) * (self.repeat - 1)
+            total += len(self.kinds) * per_array * self.repeat
         return total
 
     def rid(self, base: str) -> str:

@@ -52,7 +52,7 @@ def test_md_create_and_teardown(tmp_path: Path) -> None:
 def test_md_failure_carries_mdadm_message(tmp_path: Path) -> None:
     md = arrays.MdBackend(Recorder(fail="--create"), fake_sysfs(tmp_path, {}))
     with pytest.raises(arrays.ArrayError, match="Device or resource busy"):
-        md.create(arrays.ArraySpec("md", 0, 64, MEMBERS))
+        md.create(arrays.ArraySpec("md", 6, 64, MEMBERS + ["/dev/nullb3"]))
 
 
 def test_dm_stripe_table_uses_the_smallest_member_rounded_to_chunks(tmp_path: Path) -> None:
@@ -136,3 +136,17 @@ def test_wipe_only_a_stria_superblock(tmp_path: Path) -> None:
     other.write_bytes(b"XFSB" + b"\x02" * 100)
     assert not arrays.wipe_stria_superblock(str(other))
     assert other.read_bytes() == b"XFSB" + b"\x02" * 100
+
+
+def test_md_raid0_falls_back_to_build_on_members_without_a_superblock(tmp_path: Path) -> None:
+    rec = Recorder(fail="--create")
+    md = arrays.MdBackend(rec, fake_sysfs(tmp_path, {}))
+    a = md.create(arrays.ArraySpec("md", 0, 64, MEMBERS))
+    assert rec.calls[1] == ["mdadm", "--build", "/dev/md127", "--level=0", "--chunk=64",
+                            "--raid-devices=3", *MEMBERS]
+    assert a.note.startswith("built without a superblock (--create failed: mdadm: cannot open")
+    md.destroy(a)
+    assert rec.calls[-1] == ["mdadm", "--stop", "/dev/md127"]  # nothing to zero
+    # RAID5 cannot be built without a superblock: the failure stands
+    with pytest.raises(arrays.ArrayError):
+        md.create(arrays.ArraySpec("md", 5, 64, MEMBERS))

@@ -72,11 +72,12 @@ class Array:
     path: str
     commands: list[list[str]] = field(default_factory=list)
     handle: str = ""
+    note: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.spec.kind, "level": self.spec.level,
                 "chunk_kib": self.spec.chunk_kib, "members": self.spec.members,
-                "path": self.path,
+                "path": self.path, "note": self.note,
                 "commands": [" ".join(c) for c in self.commands]}
 
 
@@ -94,6 +95,10 @@ def level_problem(level: int, members: int) -> str | None:
     if members < MIN_MEMBERS[level]:
         return f"RAID{level} needs at least {MIN_MEMBERS[level]} members, {members} given"
     return None
+
+
+def res_err(res: CmdResult) -> str:
+    return (res.err + res.out).strip()
 
 
 def _check(res: CmdResult, cmd: list[str]) -> None:
@@ -134,6 +139,7 @@ class MdBackend:
     def __init__(self, run: Runner = run_cmd, sysfs: Path = devices.SYSFS) -> None:
         self.run = run
         self.sysfs = sysfs
+        self.built: set[str] = set()  # arrays built without a superblock
 
     def unavailable(self, level: int, members: int) -> str | None:
         if shutil.which("mdadm") is None and self.run is run_cmd:
@@ -154,10 +160,26 @@ class MdBackend:
         if spec.level in (5, 6):
             cmd.append("--bitmap=none")
         cmd += spec.members
-        _check(self.run(cmd), cmd)
+        res = create_res = self.run(cmd)
+        cmds = [cmd]
+        if res.code != 0 and spec.level == 0:
+            # Members that cannot keep a superblock (null_blk without
+            # memory_backed) fail --create: build a RAID0 without one.
+            build = ["mdadm", "--build", dev, f"--level={spec.level}",
+                     f"--chunk={spec.chunk_kib}", f"--raid-devices={len(spec.members)}",
+                     *spec.members]
+            bres = self.run(build)
+            if bres.code == 0:
+                res, cmds = bres, [cmd, build]
+                self.built.add(dev)
+        _check(res, cmds[-1])
         if self.run is run_cmd:
             _wait_for(dev)
-        return Array(spec, dev, [cmd], handle=dev)
+        arr = Array(spec, dev, cmds, handle=dev)
+        if dev in self.built:
+            arr.note = "built without a superblock (--create failed: " \
+                f"{' '.join(res_err(create_res).split())[:200]})"
+        return arr
 
     def destroy(self, array: Array) -> None:
         stop = ["mdadm", "--stop", array.handle]
@@ -167,6 +189,9 @@ class MdBackend:
             held = wait_released(array.spec.members, self.sysfs)
             if held:
                 raise ArrayError(f"md stopped but {', '.join(held)} still held")
+        if array.handle in self.built:
+            self.built.discard(array.handle)
+            return
         zero = ["mdadm", "--zero-superblock", *array.spec.members]
         _check(self.run(zero), zero)
         array.commands.append(zero)

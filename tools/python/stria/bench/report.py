@@ -205,6 +205,8 @@ def arrays_section(doc: dict[str, Any]) -> list[str]:
     out += table(["array", "workload", "result", "raw aggregate", "efficiency",
                   "bound", "of bound", "note"], rows)
     for t in tried:
+        if t.get("note") and t.get("round", 1) == 1:
+            out.append(f"- {t.get('kind')} RAID{t.get('level')}: {t['note']}")
         if t.get("status") != "ok" and t.get("round", 1) == 1:
             out.append(f"- {t.get('kind')} RAID{t.get('level')}: {t.get('status')}: "
                        f"{t.get('reason')}")

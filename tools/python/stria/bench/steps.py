@@ -3,14 +3,16 @@
 
 1. baseline  each drive alone, every baseline workload (libaio);
 2. scaling   drives 1..N together, each on its own NUMA node; the 1-drive
-             point is the first drive's baseline (not run twice);
+             libaio point is the first drive's baseline (not run twice); the
+             full suite draws the curve with every engine;
 3. engines   all N drives with libaio, io_uring and io_uring+hipri, where
              every drive's queue/io_poll is 1 (and says so where not);
 4. arrays    for each level: the raw aggregate of the N drives for each array
              workload, then stria, md and dm-stripe (RAID0) created over the
              same drives with the same chunk, the same jobs (numjobs x N, so
              one array device gets the concurrency N drives had: seed 000's
-             md numjobs lesson), the engine variants, and teardown.
+             md numjobs lesson), the engine variants, and teardown; with
+             --repeat N, N such rounds so the contenders are interleaved.
 
 A failed or skipped run is recorded with its reason; the run goes on.
 results.json is written after every step, so an interrupted run keeps

@@ -81,7 +81,7 @@ vm-debug:
 # Each tier writes its TAP results under build/results/; the summary adds
 # them up and prints the closing "N passed, N failed" line.
 check: deps
-	rm -rf $(BUILD)/results
+	rm -rf $(BUILD)/results $(BUILD)/work
 	-$(MAKE) lint
 	-$(MAKE) unit
 	-$(MAKE) vm

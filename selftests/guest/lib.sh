@@ -34,6 +34,11 @@ not_ok() {
 	echo "not ok: $*"
 }
 
+# _show_output OUT: the last lines of a failed command's output, as diagnostics.
+_show_output() {
+	printf '%s\n' "$1" | tail -n 20 | while IFS= read -r l; do diag "  $l"; done
+}
+
 # check DESC CMD...: run CMD; ok when it exits 0. Its output becomes
 # diagnostics when it fails.
 check() {
@@ -45,23 +50,21 @@ check() {
 		ok "$desc"
 	else
 		not_ok "$desc (exit $rc)"
-		printf '%s\n' "$out" | tail -n 20 | while IFS= read -r l; do diag "  $l"; done
+		_show_output "$out"
 	fi
 	return $rc
 }
 
 # expect_fail DESC CMD...: ok when CMD fails.
 expect_fail() {
-	local desc=$1 out rc
+	local desc=$1 out
 	shift
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ $rc -ne 0 ]; then
+	if ! out=$("$@" 2>&1); then
 		ok "$desc"
 		return 0
 	fi
 	not_ok "$desc (unexpectedly succeeded)"
-	printf '%s\n' "$out" | tail -n 20 | while IFS= read -r l; do diag "  $l"; done
+	_show_output "$out"
 	return 1
 }
 

@@ -50,3 +50,15 @@ def test_real_tree_apply_and_revert(tmp_path: Path) -> None:
     # restored: byte for byte.
     assert snapshot(root) == before
     assert nvme.calls == []
+
+
+def test_real_tree_latency_lowers_poll_queues_to_two_cpus(tmp_path: Path) -> None:
+    root = copy_fixture("qemu4", tmp_path)
+    code, out = run_json(["apply", "-p", "latency", "--dry-run", "--root", str(root),
+                          "--modprobe-dir", str(tmp_path)], nvme=FakeNvme(root))
+    assert code == 0
+    f = [c for c in out["changes"] if c["kind"] == "file"][0]
+    assert "options nvme poll_queues=2\n" in f["new"]
+    assert f["note"] == ("needs a module reload or reboot: nvme_core.multipath Y -> N; "
+                         "nvme.poll_queues=4 lowered to 2: nvme refuses more queues than "
+                         "possible CPUs")

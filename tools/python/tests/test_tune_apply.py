@@ -237,6 +237,14 @@ def test_multipath_apply_reaches_hidden_paths(tmp_path: Path) -> None:
     assert code == 0
     devs = {c["device"] for c in out["changes"] if c["kind"] == "sysfs"}
     assert devs == {"nvme0n1", "nvme0c0n1", "nvme0c1n1"}
+    head = {c["setting"]: c for c in out["changes"] if c["device"] == "nvme0n1"}
+    # A bio-based head refuses io_poll_delay (EINVAL): only its paths get it.
+    assert head["io_poll_delay"]["status"] == "n/a"
+    assert head["io_poll_delay"]["note"] == "bio-based multipath head: set on its paths"
+    assert head["nomerges"]["result"] == "applied"
+    paths = [c for c in out["changes"] if c["setting"] == "io_poll_delay"
+             and c["device"] != "nvme0n1"]
+    assert [c["status"] for c in paths] == ["same", "same"]
     assert env.attr("nvme0c1n1", "nomerges") == "2\n"
     coal = sorted(c["device"] for c in out["changes"] if c["setting"] == "coalescing")
     assert coal == ["nvme0", "nvme1"]

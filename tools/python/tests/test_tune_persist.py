@@ -44,13 +44,16 @@ def test_rules_are_valid_udev_syntax() -> None:
 def test_rules_set_queue_attrs_scheduler_first() -> None:
     text = rules("latency")
     block = [parse_rule(l) for l in text.splitlines() if 'SUBSYSTEM=="block"' in l]
-    assert len(block) == 1
-    keys = block[0]
-    assert ("ENV{DEVTYPE}", "==", "disk") in keys        # not partitions
-    assigns = [(k, v) for k, op, v in keys if op == "="]
-    assert assigns == [("ATTR{queue/scheduler}", "none"), ("ATTR{queue/nomerges}", "2"),
-                       ("ATTR{queue/rq_affinity}", "0"), ("ATTR{queue/io_poll_delay}", "-1"),
-                       ("ATTR{queue/add_random}", "0")]
+    assert len(block) == 2
+    common, mq = block
+    assert ("ENV{DEVTYPE}", "==", "disk") in common        # not partitions
+    assert [(k, v) for k, op, v in common if op == "="] == [
+        ("ATTR{queue/nomerges}", "2"), ("ATTR{queue/rq_affinity}", "0"),
+        ("ATTR{queue/add_random}", "0")]
+    # Only request-based disks (not a bio-based multipath head) take these.
+    assert ("TEST", "==", "mq") in mq and ("TEST", "==", "mq") not in common
+    assert [(k, v) for k, op, v in mq if op == "="] == [
+        ("ATTR{queue/scheduler}", "none"), ("ATTR{queue/io_poll_delay}", "-1")]
     assert "io_poll}" not in text                          # expected only, never written
 
 

@@ -15,7 +15,8 @@ import shutil
 from pathlib import Path
 
 from ..discovery import BlockDevice, System
-from .profiles import Profile
+from .plan import HEAD_ONLY_PATHS
+from .profiles import Profile, Setting
 from .state import atomic_write
 
 RULES_FILE = "90-stria-tune.rules"
@@ -39,17 +40,24 @@ def rules_text(profile: Profile, system: System, devices: list[BlockDevice] | No
         'ACTION!="add|change", GOTO="stria_tune_end"',
         "",
     ]
-    assigns = ", ".join(f'ATTR{{queue/{s.key}}}="{s.value}"' for s in profile.queue())
+    # A native-multipath head is bio-based (no mq/ directory) and refuses
+    # these; they go to request-based disks (namespaces and paths) only.
+    mq_only = [s for s in profile.queue() if s.key in HEAD_ONLY_PATHS]
+    common = [s for s in profile.queue() if s.key not in HEAD_ONLY_PATHS]
+    groups = [(f"{_assigns(common)}", "")] if common else []
+    if mq_only:
+        groups.append((_assigns(mq_only), ', TEST=="mq"'))
     match_block = 'SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="nvme[0-9]*n[0-9]*"'
-    if assigns:
+    if groups:
         lines.append("# Block-queue settings (scheduler first: switching it resets nr_requests).")
+    for assigns, test in groups:
         if devices:
             for dev in devices:
                 if dev.wwid:
                     # Matches the namespace and its multipath paths alike.
-                    lines.append(f'{match_block}, ATTR{{wwid}}=="{dev.wwid}", {assigns}')
+                    lines.append(f'{match_block}{test}, ATTR{{wwid}}=="{dev.wwid}", {assigns}')
         else:
-            lines.append(f"{match_block}, {assigns}")
+            lines.append(f"{match_block}{test}, {assigns}")
     coal = profile.coalescing()
     if coal is not None:
         cmd = f"{nvme} set-feature /dev/%k --feature-id=0x08 --value=0x{coal.register:04x}"
@@ -71,6 +79,10 @@ def rules_text(profile: Profile, system: System, devices: list[BlockDevice] | No
                          f'RUN+="{cmd}"')
     lines += ["", 'LABEL="stria_tune_end"', ""]
     return "\n".join(lines)
+
+
+def _assigns(settings: list[Setting]) -> str:
+    return ", ".join(f'ATTR{{queue/{s.key}}}="{s.value}"' for s in settings)
 
 
 def write_rules(udev_dir: Path, text: str) -> Path:

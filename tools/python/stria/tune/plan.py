@@ -27,8 +27,9 @@ class PlanError(Exception):
 @dataclass
 class Change:
     """One value to change. ``status`` is "change", "same" (already at the
-    profile value), "missing" (the kernel has no such attribute), or
-    "unreadable" (current value unknown: left alone). ``result`` is filled
+    profile value), "missing" (the kernel has no such attribute), "n/a"
+    (not for this kind of device), or "unreadable" (current value unknown:
+    left alone). ``result`` is filled
     in by apply: "applied", "failed", "refused", "gone" or "skipped"."""
 
     kind: str       # "sysfs", "feature" or "file"
@@ -83,6 +84,12 @@ def _queue_targets(system: System, dev: BlockDevice) -> list[BlockDevice]:
     return out
 
 
+#: Attributes a native-multipath head (a bio-based disk) has no use for:
+#: the kernel refuses nr_requests and io_poll_delay there (EINVAL) and
+#: ignores a scheduler. They are set on the head's paths instead.
+HEAD_ONLY_PATHS = ("scheduler", "nr_requests", "io_poll_delay")
+
+
 def plan_queue(fs: Sysfs, system: System, profile: Profile,
                devices: list[BlockDevice]) -> list[Change]:
     changes: list[Change] = []
@@ -96,6 +103,11 @@ def plan_queue(fs: Sysfs, system: System, profile: Profile,
                 raise PlanError(f"{dev.name} disappeared while planning; nothing was changed")
             for s in profile.queue():
                 path = f"/sys/block/{dev.name}/queue/{s.key}"
+                if dev.multipath_head and s.key in HEAD_ONLY_PATHS:
+                    changes.append(Change("sysfs", path, dev.name, s.key,
+                                          current_value(fs, path, s.key), s.value, "n/a",
+                                          "bio-based multipath head: set on its paths"))
+                    continue
                 old = current_value(fs, path, s.key)
                 if old is None:
                     changes.append(Change("sysfs", path, dev.name, s.key, None, s.value,

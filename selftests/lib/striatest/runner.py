@@ -19,8 +19,10 @@ from .testfile import TestSpec
 
 # A kernel log line matching this fails the test (the brief's list).
 BAD_KERNEL_LOG = re.compile(
-    r"\bBUG\b|WARNING:|\bOops\b|KASAN|lockdep|possible recursive locking"
+    r"\bBUG\b|WARNING:|\bOops\b|KASAN|lockdep is turned off|possible recursive locking"
     r"|possible circular locking|inconsistent lock state|suspicious RCU usage"
+    r"|possible irq lock inversion|bad unlock balance|held lock freed"
+    r"|lock held when returning to user space"
     r"|hung task|blocked for more than \d+ seconds|list_(add|del) corruption"
     r"|general protection fault|Kernel panic|stack-protector|UBSAN")
 # Lines the stock kernel prints on every boot under QEMU TCG that match the

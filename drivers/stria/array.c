@@ -321,7 +321,8 @@ static int stria_add_disk(struct stria_array *a)
 	set->nr_maps = 1;
 	set->queue_depth = clamp(queue_depth, 1U, 4096U);
 	set->numa_node = a->node;
-	set->flags = STRIA_BLK_MQ_F_SHOULD_MERGE;
+	/* queue_rq() submits bios, which may sleep: see io.c */
+	set->flags = STRIA_BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;
 	set->driver_data = a;
 	ret = blk_mq_alloc_tag_set(set);
 	if (ret)

@@ -2,7 +2,13 @@
 /*
  * stria I/O path: the blk-mq side of every level.
  *
- * queue_rq() runs on the CPU that submitted the request. The level
+ * queue_rq() runs on the CPU that submitted the request, in the submitting
+ * task. Submitting a clone to a member may sleep (the member may have to
+ * wait for a free tag, like any submit_bio() caller), so the tag set is
+ * BLK_MQ_F_BLOCKING: blk-mq protects dispatch with SRCU instead of RCU and
+ * still calls queue_rq() directly from the submitter; only queue runs
+ * started from atomic context (e.g. a restart after a completion) go
+ * through kblockd. The level
  * (raid0.c) maps it to one or more member ranges; for each, a clone bio
  * sharing the request's pages is prepared from the array's bio_set without
  * sleeping. Only when all clones exist is the request started and the clones

@@ -235,12 +235,12 @@ class TestRun:
 
 
 def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
-            verbose: bool) -> Result:
+            verbose: bool, workroot: Path | None = None) -> Result:
     """Run `spec` on `kernel`; keep its logs in `results` when it fails."""
     safe = spec.name.replace("/", "_")
     # one directory per runner process: two runs of the same test (a
     # developer's and make check's) must not share images or logs
-    workdir = TOP / "build" / "work" / f"{kernel.tier}-{os.getpid()}" / safe
+    workdir = (workroot or TOP / "build" / "work" / f"{kernel.tier}-{os.getpid()}") / safe
     if workdir.exists():
         shutil.rmtree(workdir)
     (workdir / "out").mkdir(parents=True)

@@ -41,6 +41,17 @@ class Result:
     seconds: float = 0.0
 
 
+TEST_START = "stria-harness: test "
+
+
+def split_at_test_start(text: str) -> tuple[str, str]:
+    """Split a kernel log into the kernel's own boot and the test's part."""
+    i = text.find(TEST_START)
+    if i < 0:
+        return text, ""
+    return text[:i], text[i:]
+
+
 def bad_kernel_lines(text: str) -> list[str]:
     """Kernel log lines that fail a test."""
     bad = []
@@ -204,20 +215,32 @@ class TestRun:
         """Did the guest reach the test (run-test's first line)?"""
         con = self.workdir / "console.log"
         logs = [con] + sorted(self.workdir.glob("console.log.*"))
-        return any("stria-test:" in p.read_text(errors="replace") for p in logs if p.exists())
+        return any(TEST_START in p.read_text(errors="replace") for p in logs if p.exists())
 
-    def kernel_logs(self) -> str:
-        texts = []
+    def kernel_logs(self) -> tuple[str, str]:
+        """(boot, test): every kernel log of every boot, split at the marker
+        run-test writes to /dev/kmsg before the test's setup starts."""
+        boot, test = [], []
         for p in sorted(self.workdir.glob("console.log*")) + \
                 sorted((self.workdir / "out").glob("dmesg.*")):
-            texts.append(p.read_text(errors="replace"))
-        return "\n".join(texts)
+            b, t = split_at_test_start(p.read_text(errors="replace"))
+            boot.append(b)
+            test.append(t)
+        return "\n".join(boot), "\n".join(test)
+
+    def boot_problems(self) -> list[str]:
+        """Faults the kernel reported while booting, before the test began."""
+        return [] if self.spec.host else bad_kernel_lines(self.kernel_logs()[0])
 
     def verdict(self, seconds: float) -> Result:
         oks, nots, skip, rc = parse_tap(self.tap)
-        bad = [] if self.spec.host else bad_kernel_lines(self.kernel_logs())
+        bad = [] if self.spec.host else bad_kernel_lines(self.kernel_logs()[1])
         if bad:
             return Result("fail", f"kernel log: {bad[0][:160]}", seconds)
+        boot_bad = self.boot_problems()
+        if boot_bad:
+            return Result("fail", f"kernel log while booting, before the test: {boot_bad[0][:160]}",
+                          seconds)
         if self.timed_out:
             return Result("fail", f"timed out after {self.spec.timeout} s", seconds)
         if skip is not None and nots == 0:
@@ -251,11 +274,15 @@ def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
             run.run_host()
             break
         run.run_vm()
-        # A guest that died before the test started is an infrastructure
-        # failure (TCG on a loaded host), not the code under test: boot once
-        # more, and say so.
-        if attempt == 1 and not run.booted():
-            print_flush(f"# {spec.name}: the guest did not boot, retrying once")
+        # A guest that died before the test started, or whose kernel reported
+        # a fault while booting (before stria or the test did anything), is
+        # an infrastructure failure (TCG on a loaded host), not the code
+        # under test: boot once more, and say so.
+        boot_bad = run.boot_problems()
+        if attempt == 1 and (not run.booted() or boot_bad):
+            why = f"kernel log: {boot_bad[0][:120]}" if boot_bad else "it did not boot"
+            print_flush(f"# {spec.name}: the guest failed before the test ({why}); "
+                        "booting once more")
             shutil.rmtree(workdir)
             (workdir / "out").mkdir(parents=True)
             continue

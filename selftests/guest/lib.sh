@@ -113,13 +113,15 @@ stria_load() {
 }
 
 # host_cmd CMD [ARGS]: ask the harness on the host to do something (see
-# selftests/lib/striatest/runner.py) and print its answer.
-_HOST_SEQ=0
+# selftests/lib/striatest/runner.py) and print its answer. The request
+# number lives in a file, so calls from subshells (check ...) stay unique.
 host_cmd() {
-	local i
-	_HOST_SEQ=$((_HOST_SEQ + 1))
-	local ack=$STRIA_OUT/ack.$STRIA_BOOT.$_HOST_SEQ
-	_tap "#@host $STRIA_BOOT.$_HOST_SEQ $*"
+	local i seq=0 f=$STRIA_OUT/.hostseq.$STRIA_BOOT
+	[ -f "$f" ] && seq=$(cat "$f")
+	seq=$((seq + 1))
+	echo "$seq" >"$f"
+	local ack=$STRIA_OUT/ack.$STRIA_BOOT.$seq
+	_tap "#@host $STRIA_BOOT.$seq $*"
 	for ((i = 0; i < 600; i++)); do
 		if [ -f "$ack" ]; then
 			cat "$ack"

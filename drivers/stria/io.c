@@ -18,11 +18,19 @@
  * only an atomic count in the request's PDU.
  *
  * A flush goes to every member; FUA stays on the one write that carries it.
+ *
+ * Requests of the array's own flush sequence (RQF_FLUSH_SEQ) are the one
+ * exception to ending inline: a member completes a flush from its
+ * flush_end_io() with its flush queue's lock held, and ending our request
+ * there would take our flush queue's lock of the same lock class inside it
+ * (lockdep: possible recursive locking). They are ended from an irq_work
+ * on the same CPU instead, once the member's lock is released.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/blk-mq.h>
+#include <linux/irq_work.h>
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -35,10 +43,12 @@
  * struct stria_cmd - per-request state (the blk-mq PDU)
  * @pending: clones in flight
  * @status: first error seen, BLK_STS_OK otherwise
+ * @end_work: ends a flush-sequence request outside the member's flush lock
  */
 struct stria_cmd {
 	atomic_t pending;
 	blk_status_t status;
+	struct irq_work end_work;
 };
 
 /**
@@ -73,6 +83,13 @@ void stria_member_set_state(struct stria_member *m, u32 state)
 				   m->array->index, m->role, m->dev.bdev);
 }
 
+static void stria_end_work(struct irq_work *work)
+{
+	struct stria_cmd *cmd = container_of(work, struct stria_cmd, end_work);
+
+	blk_mq_end_request(blk_mq_rq_from_pdu(cmd), READ_ONCE(cmd->status));
+}
+
 static void stria_clone_endio(struct bio *bio)
 {
 	struct stria_clone *c = container_of(bio, struct stria_clone, bio);
@@ -93,7 +110,10 @@ static void stria_clone_endio(struct bio *bio)
 		st = READ_ONCE(cmd->status);
 		if (unlikely(st))
 			this_cpu_inc(a->stats->errors);
-		blk_mq_end_request(rq, st);
+		if (rq->rq_flags & RQF_FLUSH_SEQ)
+			irq_work_queue(&cmd->end_work);
+		else
+			blk_mq_end_request(rq, st);
 	}
 }
 
@@ -214,6 +234,8 @@ void stria_clones_submit(struct request *rq, struct bio_list *clones)
 		n++;
 	cmd->status = BLK_STS_OK;
 	atomic_set(&cmd->pending, n);
+	if (rq->rq_flags & RQF_FLUSH_SEQ)
+		init_irq_work(&cmd->end_work, stria_end_work);
 	blk_mq_start_request(rq);
 	if (!n) {
 		blk_mq_end_request(rq, BLK_STS_OK);

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .kernels import Kernel
+from .kernels import TOP, Kernel
 from .testfile import TestSpec
 
 QEMU = "qemu-system-x86_64"
@@ -56,6 +56,11 @@ def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path) -> list[st
             "-qmp", f"unix:{workdir / 'qmp.sock'},server=on,wait=off",
             "-fsdev", "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap",
             "-device", "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot",
+            # the checkout again, mounted at its own path in the guest: it
+            # may live where the guest has tmpfs (a CI clone under /tmp)
+            "-fsdev", f"local,id=striatop,path={TOP},security_model=none,readonly=on,"
+            "multidevs=remap",
+            "-device", "virtio-9p-pci,fsdev=striatop,mount_tag=striatop",
             "-fsdev", f"local,id=strout,path={workdir / 'out'},security_model=none",
             "-device", "virtio-9p-pci,fsdev=strout,mount_tag=strout"]
     if spec.numa:

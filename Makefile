@@ -10,7 +10,8 @@
 #   make vm         the VM suite on Debian's kernel (TESTS=... to filter)
 #   make vm-debug   KUnit + the VM suite on the debug kernel
 #   make check      deps, lint, unit, vm, vm-debug; prints "N passed, N failed"
-#   make demo       boot the VM with emulated NVMe drives and show them
+#   make demo       boot the VM, tune show, a stria array, the quick benchmark
+#   make bench      the benchmarks of selftests/bench/ (not part of make check)
 #   make install    module, tools, udev rules, man pages (DESTDIR supported)
 
 # The kernel to build against: the running kernel's headers, else the newest
@@ -34,7 +35,7 @@ DESTDIR ?=
 
 export PYTHON
 
-.PHONY: all module tools probe lint unit vm vm-debug check demo deps install \
+.PHONY: all module tools probe lint unit vm vm-debug check demo bench deps install \
 	clean help debug-kernel
 
 all: module tools
@@ -90,6 +91,11 @@ check: deps
 
 demo: deps all
 	selftests/demo
+
+# Benchmarks measure and record; they are not pass/fail tests of speed and
+# are kept out of make check (Documentation/stria/performance.rst).
+bench: deps all
+	selftests/run --kernel stock --results $(BUILD)/bench selftests/bench
 
 install: all
 	install -d $(DESTDIR)/lib/modules/$(KRELEASE)/updates/dkms

@@ -12,28 +12,10 @@
 
 #include "geom.h"
 #include "geom_vectors.h"
+#include "tap.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-static unsigned int tap_n;
-static unsigned int tap_failed;
-
-static void tap(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	tap_n++;
-	if (!ok)
-		tap_failed++;
-	printf("%sok %u - ", ok ? "" : "not ", tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 static void test_golden(void)
 {
@@ -176,5 +158,5 @@ int main(void)
 	test_member_range(3, 8);
 	test_member_range(5, 16);
 	test_rejects();
-	return tap_failed ? 1 : 0;
+	return tap_exit_code();
 }

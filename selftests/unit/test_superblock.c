@@ -12,24 +12,8 @@
 #include <string.h>
 
 #include "ondisk.h"
+#include "tap.h"
 
-static unsigned int tap_n, tap_failed;
-
-static void tap(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void tap(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	tap_n++;
-	if (!ok)
-		tap_failed++;
-	printf("%sok %u - ", ok ? "" : "not ", tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 static void seal(struct stria_sb *sb)
 {
@@ -165,5 +149,5 @@ int main(void)
 	tap(check(sb, why, sizeof(why)) == -ENODATA, "random bytes are not a superblock");
 
 	free(sb);
-	return tap_failed ? 1 : 0;
+	return tap_exit_code();
 }

@@ -79,15 +79,6 @@ def _speed(text: str | None) -> float | None:
     return float(m.group(1)) if m else None
 
 
-def _int(text: str | None) -> int | None:
-    if text is None:
-        return None
-    try:
-        return int(text.strip(), 0)
-    except ValueError:
-        return None
-
-
 @dataclass
 class PcieLink:
     """Negotiated (current) and capable (max) PCIe link of one function."""
@@ -302,9 +293,9 @@ def _controller(fs: Sysfs, name: str, nodes: dict[int, list[int]],
     base = f"/sys/class/nvme/{name}"
     real = fs.resolve(base) or base
     dev = f"{base}/device"
-    node = _int(fs.read(f"{base}/numa_node"))
+    node = fs.read_int(f"{base}/numa_node")
     if node is None:
-        node = _int(fs.read(f"{dev}/numa_node"))
+        node = fs.read_int(f"{dev}/numa_node")
     if node is not None and node < 0:
         node = None
     local = fs.read(f"{dev}/local_cpulist")
@@ -316,16 +307,16 @@ def _controller(fs: Sysfs, name: str, nodes: dict[int, list[int]],
     if fs.exists(f"{dev}/current_link_speed") or fs.exists(f"{dev}/max_link_speed"):
         link = PcieLink(
             current_speed=fs.read(f"{dev}/current_link_speed"),
-            current_width=_int(fs.read(f"{dev}/current_link_width")),
+            current_width=fs.read_int(f"{dev}/current_link_width"),
             max_speed=fs.read(f"{dev}/max_link_speed"),
-            max_width=_int(fs.read(f"{dev}/max_link_width")),
+            max_width=fs.read_int(f"{dev}/max_link_width"),
         )
     numbers = [int(n) for n in fs.listdir(f"{dev}/msi_irqs") if n.isdigit()]
     if not numbers:
         numbers = [n for n, label in irq_names.items()
                    if re.match(rf"^{name}q\d+$", label)]
     if not numbers:
-        legacy = _int(fs.read(f"{dev}/irq"))
+        legacy = fs.read_int(f"{dev}/irq")
         numbers = [legacy] if legacy else []
     address = fs.read(f"{base}/address")
     if not address:
@@ -343,8 +334,8 @@ def _controller(fs: Sysfs, name: str, nodes: dict[int, list[int]],
         subsystem=_subsystem_name(fs, base),
         numa_node=node,
         cpus=cpus,
-        queue_count=_int(fs.read(f"{base}/queue_count")),
-        sqsize=_int(fs.read(f"{base}/sqsize")),
+        queue_count=fs.read_int(f"{base}/queue_count"),
+        sqsize=fs.read_int(f"{base}/sqsize"),
         link=link,
         irqs=[_irq(fs, n, irq_names) for n in sorted(numbers)],
     )
@@ -407,13 +398,13 @@ def block_device(name: str, root: str | Path = "/",
         kind = "other"
     node = None
     for ctrl in controllers:
-        node = _int(fs.read(f"/sys/class/nvme/{ctrl}/numa_node"))
+        node = fs.read_int(f"/sys/class/nvme/{ctrl}/numa_node")
         if node is None:
-            node = _int(fs.read(f"/sys/class/nvme/{ctrl}/device/numa_node"))
+            node = fs.read_int(f"/sys/class/nvme/{ctrl}/device/numa_node")
         if node is not None:
             break
     if node is None:
-        node = _int(fs.read(f"{base}/device/numa_node"))
+        node = fs.read_int(f"{base}/device/numa_node")
     if node is not None and node < 0:
         node = None
     cpus = list(nodes.get(node, [])) if node is not None else []

@@ -161,6 +161,24 @@ static int query_named(struct ctx *c, int fd, const char *arg,
 	return EXIT_OK;
 }
 
+/*
+ * Every array as a brief object in the open "arrays" list; with @members,
+ * each array's member states too.
+ */
+static void out_all_arrays(struct out *o, int fd,
+			   struct stria_ioc_member *members)
+{
+	struct stria_ioc_query q;
+	uint32_t idx = 0;
+
+	while (!query_array(fd, NULL, idx, 1, &q, members, NULL, 0)) {
+		out_obj_begin(o, NULL);
+		out_array_brief(o, &q, members);
+		out_obj_end(o);
+		idx = q.index + 1;
+	}
+}
+
 int cmd_list(struct ctx *c, int argc, char **argv)
 {
 	struct stria_ioc_query q;
@@ -192,12 +210,7 @@ int cmd_list(struct ctx *c, int argc, char **argv)
 	}
 	out_begin(o);
 	out_arr_begin(o, "arrays");
-	while (!query_array(fd, NULL, idx, 1, &q, NULL, NULL, 0)) {
-		out_obj_begin(o, NULL);
-		out_array_brief(o, &q, NULL);
-		out_obj_end(o);
-		idx = q.index + 1;
-	}
+	out_all_arrays(o, fd, NULL);
 	out_arr_end(o);
 	out_end(o);
 	close(fd);
@@ -209,7 +222,6 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	struct stria_ioc_member members[STRIA_MAX_MEMBERS];
 	struct stria_ioc_query q;
 	struct out *o = &c->out;
-	uint32_t idx = 0;
 	int fd, ret;
 
 	ret = parse_common_only(c, argc, argv);
@@ -231,12 +243,7 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 			out_obj_end(o);
 		}
 	} else {
-		while (!query_array(fd, NULL, idx, 1, &q, members, NULL, 0)) {
-			out_obj_begin(o, NULL);
-			out_array_brief(o, &q, members);
-			out_obj_end(o);
-			idx = q.index + 1;
-		}
+		out_all_arrays(o, fd, members);
 	}
 	out_arr_end(o);
 	out_end(o);

@@ -24,30 +24,32 @@
 
 static const struct command commands[];
 
+/* "striactl: COMMAND: message" on stderr. */
+static void verr_msg(struct ctx *c, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", c->prog);
+	if (c->cmd)
+		fprintf(stderr, "%s: ", c->cmd->name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void err_msg(struct ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", c->prog);
-	if (c->cmd)
-		fprintf(stderr, "%s: ", c->cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verr_msg(c, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int usage_error(struct ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", c->prog);
-	if (c->cmd)
-		fprintf(stderr, "%s: ", c->cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verr_msg(c, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	if (c->cmd)
 		fprintf(stderr, "usage: %s %s %s\nTry '%s %s --help'.\n",
 			c->prog, c->cmd->name, c->cmd->usage, c->prog,

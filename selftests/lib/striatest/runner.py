@@ -151,10 +151,11 @@ class TestRun:
         boot = 1
         while True:
             self._write_env(boot)
-            for f in ("tap.log", "console.log", "qmp.sock"):
+            # keep the logs of the boot before a power loss as *.log.N
+            for f in ("tap.log", "console.log"):
                 if (self.workdir / f).exists():
-                    os.rename(self.workdir / f, self.workdir / f"{f}.{boot - 1}") \
-                        if f != "qmp.sock" else (self.workdir / f).unlink()
+                    os.rename(self.workdir / f, self.workdir / f"{f}.{boot - 1}")
+            (self.workdir / "qmp.sock").unlink(missing_ok=True)
             argv = vm.qemu_argv(self.kernel, self.initrd, self.spec, self.workdir)
             (self.workdir / "qemu.cmdline").write_text(" ".join(argv) + "\n")
             guest = vm.VM(argv, self.workdir)

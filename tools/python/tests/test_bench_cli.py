@@ -78,6 +78,39 @@ def test_whole_run_with_recorded_fio(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert len(list((out / "jobs").glob("*.fio"))) == len(fio.jobs)
 
 
+def test_runtime_and_ramp_time_override_the_suite(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    d = tmp_path / "nullb0"
+    d.write_bytes(b"\0" * 65536)
+    fio = FakeFio()
+
+    def factory(**kw: Any) -> Bench:
+        return Bench(**kw, backends={k: FakeBackend(k) for k in ("stria", "md", "dm")},
+                     run_fio=fio)
+
+    out = tmp_path / "out"
+    a = cli.build_parser().parse_args(["run", "--devices", str(d), "--out", str(out),
+                                       "--runtime", "1", "--ramp-time", "0"])
+    assert cli.cmd_run(a, bench_factory=factory) == cli.EXIT_OK
+    assert results.load(out)["settings"]["timing"] == {"runtime": 1, "ramp_time": 0}
+    assert fio.jobs and all("runtime=1\n" in j and "ramp_time=0\n" in j for j in fio.jobs)
+
+
+@pytest.mark.parametrize("args", [["--runtime", "0"], ["--runtime", "-3"],
+                                  ["--ramp-time", "x"], ["--runtime", "1.5"]])
+def test_bad_timing_is_refused_before_anything(tmp_path: Path, args: list[str],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    d = tmp_path / "nullb0"
+    d.write_bytes(b"\0" * 4096)
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as e:
+        code = cli.main(["run", "--devices", str(d), "--out", str(out), *args])
+        raise SystemExit(code)
+    assert e.value.code == 2
+    assert "second" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_out_dir_must_be_new_or_empty(tmp_path: Path) -> None:
     d = tmp_path / "drive"
     d.write_bytes(b"\0" * 4096)

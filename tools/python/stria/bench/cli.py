@@ -15,6 +15,7 @@ results kept).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import os
@@ -27,6 +28,7 @@ from typing import Any, Sequence
 from . import __version__, arrays, compare, devices, env, fio, jobs, report, results, safety
 from .progress import Progress
 from .steps import Bench
+from .jobs import Timing
 from .suites import SUITES
 
 EXIT_OK, EXIT_ERROR, EXIT_REFUSED, EXIT_RUNS_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -41,6 +43,16 @@ def parse_levels(text: str) -> tuple[int, ...]:
     if bad:
         raise argparse.ArgumentTypeError(f"unknown RAID level(s) {bad}: choose from 0, 5, 6")
     return levels
+
+
+def seconds(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = -1
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected whole seconds, 0 or more: {text!r}")
+    return v
 
 
 def positive_int(text: str) -> int:
@@ -74,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="block devices to benchmark; everything on them is overwritten")
     r.add_argument("--suite", choices=sorted(SUITES), default="quick")
     r.add_argument("--out", type=Path, help="output folder (default ./stria-bench-TIME)")
+    r.add_argument("--runtime", type=seconds, metavar="S",
+                   help="measured seconds per fio job (default: the suite's)")
+    r.add_argument("--ramp-time", type=seconds, metavar="S",
+                   help="warm-up seconds per fio job, not measured (default: the suite's)")
     r.add_argument("--levels", type=parse_levels,
                    help="RAID levels to build, e.g. 0,5,6 (default: the suite's)")
     r.add_argument("--arrays", type=parse_kinds, default=arrays.KINDS,
@@ -116,6 +132,13 @@ def _terminate(signum: int, frame: Any) -> None:
 
 def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     suite = SUITES[a.suite]
+    if a.runtime is not None or a.ramp_time is not None:
+        if a.runtime == 0:
+            err("--runtime must be at least 1 second")
+            return 2
+        suite = dataclasses.replace(suite, timing=Timing(
+            runtime=suite.timing.runtime if a.runtime is None else a.runtime,
+            ramp_time=suite.timing.ramp_time if a.ramp_time is None else a.ramp_time))
     levels: tuple[int, ...] = a.levels if a.levels is not None else suite.levels
     try:
         extra = jobs.normalize_fio_args(shlex.split(a.fio_args))

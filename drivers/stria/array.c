@@ -48,8 +48,23 @@ LIST_HEAD(stria_arrays);
 static DEFINE_IDA(stria_index_ida);
 int stria_major;
 
+/*
+ * The block layer calls ->open with the disk's open_mutex held, and
+ * stria_array_stop() checks that nobody has the disk open and marks the
+ * array stopping under the same mutex: an open cannot slip in between the
+ * check and del_gendisk().
+ */
+static int stria_disk_open(struct gendisk *disk)
+{
+	struct stria_array *a = disk->private_data;
+
+	return READ_ONCE(a->stopping) ? -ENXIO : 0;
+}
+STRIA_DEFINE_DISK_OPEN(stria_disk_open_compat, stria_disk_open)
+
 static const struct block_device_operations stria_disk_fops = {
 	.owner	= THIS_MODULE,
+	.open	= stria_disk_open_compat,
 };
 
 #define stria_fail(spec, i, fmt, ...) ({				\
@@ -577,7 +592,8 @@ out_free:
  * @a: the array
  * @msg: STRIA_MSG_LEN bytes for the reason on failure
  *
- * Caller holds stria_arrays_lock. Refused while the array device is open.
+ * Caller holds stria_arrays_lock. Refused while the array device is open;
+ * from the check on, opening it fails with -ENXIO.
  *
  * Return: 0 or -EBUSY.
  */
@@ -586,11 +602,15 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	int ret;
 
 	lockdep_assert_held(&stria_arrays_lock);
+	mutex_lock(&a->disk->open_mutex);
 	if (stria_disk_openers(a->disk)) {
+		mutex_unlock(&a->disk->open_mutex);
 		snprintf(msg, STRIA_MSG_LEN, "stria%d ('%s') is open: unmount it or close it first",
 			 a->index, a->name);
 		return -EBUSY;
 	}
+	WRITE_ONCE(a->stopping, true);
+	mutex_unlock(&a->disk->open_mutex);
 	list_del_init(&a->list);
 	stria_unlink_holders(a);
 	del_gendisk(a->disk);

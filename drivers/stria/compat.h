@@ -89,6 +89,42 @@ static inline void stria_put_disk(struct gendisk *disk)
 }
 
 /*
+ * block_device_operations.open:
+ *   5.14: int (*)(struct block_device *, fmode_t)
+ *   6.5:  int (*)(struct gendisk *, blk_mode_t)
+ * STRIA_DEFINE_DISK_OPEN(name, fn) defines name() with the right type,
+ * calling int fn(struct gendisk *).
+ */
+#if defined(STRIA_HAVE_FOPS_OPEN_GENDISK)
+#define STRIA_DEFINE_DISK_OPEN(name, fn)				\
+static int name(struct gendisk *disk, blk_mode_t mode)			\
+{									\
+	return fn(disk);						\
+}
+#else
+#define STRIA_DEFINE_DISK_OPEN(name, fn)				\
+static int name(struct block_device *bdev, fmode_t mode)		\
+{									\
+	return fn(bdev->bd_disk);					\
+}
+#endif
+
+/*
+ * The memory of a hardware queue's requests, to report which NUMA node it
+ * is on (sysfs memory_nodes):
+ *   5.14: struct blk_mq_tags is private to the block layer: unknown (NULL)
+ *   5.16: hctx->tags->static_rqs[]
+ */
+static inline const void *stria_hctx_request_mem(struct blk_mq_hw_ctx *hctx)
+{
+#if defined(STRIA_HAVE_BLK_MQ_TAGS_PUBLIC)
+	if (hctx->tags && hctx->tags->nr_tags)
+		return hctx->tags->static_rqs[0];
+#endif
+	return NULL;
+}
+
+/*
  * How many have the disk open:
  *   5.14: disk->part0->bd_openers (int)
  *   5.19: disk_openers()

@@ -87,6 +87,7 @@ struct stria_level_ops {
  * @events: superblock event counter (stria_arrays_lock)
  * @ctime: creation time, seconds since the epoch
  * @node: NUMA node of the tag set, queue and array memory
+ * @stopping: set by stop under the disk's open_mutex; opens fail from then
  * @holder: identity used to claim the members exclusively
  * @disk: the array's gendisk
  * @tag_set: blk-mq tag set, one hardware queue per CPU by default
@@ -106,6 +107,7 @@ struct stria_array {
 	u64 events;
 	u64 ctime;
 	int node;
+	bool stopping;
 	void *holder;
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;

@@ -4,9 +4,12 @@
  * Every file is documented in Documentation/ABI/testing/sysfs-block-stria.
  * All are read-only; settings go through the control device.
  */
+#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/device.h>
+#include <linux/mm.h>
 #include <linux/sysfs.h>
+#include <linux/vmalloc.h>
 
 #include "stria.h"
 
@@ -109,6 +112,41 @@ static ssize_t numa_node_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(numa_node);
 
+/* The NUMA node of the page behind a kernel address, -1 when unknown. */
+static int stria_addr_node(const void *p)
+{
+	if (!p)
+		return NUMA_NO_NODE;
+	if (is_vmalloc_addr(p))
+		return page_to_nid(vmalloc_to_page(p));
+	return page_to_nid(virt_to_page(p));
+}
+
+/*
+ * Where the memory is, as opposed to where it was asked for (numa_node):
+ * the array, the tag set's table of queue tags, and for every hardware
+ * queue its context and its requests. blk-mq places a queue's memory on
+ * the node of the CPUs mapped to it, so a queue serving another node's
+ * CPUs is not on the array's node, by design.
+ */
+static ssize_t memory_nodes_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct stria_array *a = dev_to_array(dev);
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+	int len;
+
+	len = sysfs_emit(buf, "array %d\ntag_set %d\n", stria_addr_node(a),
+			 stria_addr_node(a->tag_set.tags));
+	queue_for_each_hw_ctx(a->disk->queue, hctx, i)
+		len += sysfs_emit_at(buf, len, "queue%lu %d %d\n", i,
+				     stria_addr_node(hctx),
+				     stria_addr_node(stria_hctx_request_mem(hctx)));
+	return len;
+}
+static DEVICE_ATTR_RO(memory_nodes);
+
 static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
@@ -144,6 +182,7 @@ static struct attribute *stria_disk_attrs[] = {
 	&dev_attr_events.attr,
 	&dev_attr_state.attr,
 	&dev_attr_numa_node.attr,
+	&dev_attr_memory_nodes.attr,
 	&dev_attr_io_stat.attr,
 	NULL,
 };

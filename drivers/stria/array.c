@@ -151,7 +151,7 @@ static int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
 		}
 		min = min(min, s);
 	}
-	if (stria_geom_init(g, spec->level, spec->nr_members,
+	if (stria_geom_init(g, spec->level, 0, spec->nr_members,
 			    spec->chunk_sectors, min - STRIA_SB_DATA_OFFSET)) {
 		stria_fail(spec, STRIA_NO_MEMBER, "invalid geometry");
 		return -EINVAL;
@@ -245,7 +245,7 @@ static int stria_check_assemble(struct stria_spec *spec,
 			   s0->name, spec->name);
 		return -EINVAL;
 	}
-	if (stria_geom_init(g, le32_to_cpu(s0->level),
+	if (stria_geom_init(g, le32_to_cpu(s0->level), 0,
 			    le32_to_cpu(s0->nr_members),
 			    le32_to_cpu(s0->chunk_sectors),
 			    le64_to_cpu(s0->data_sectors)) ||

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The integer types and 64-bit division that geom.h needs, from the kernel
- * or from the C library, so the same geometry code builds in stria.ko and in
- * the user-space tests (as lib/raid6's pq.h does).
+ * The integer types, 64-bit division and static_assert that geom.h needs,
+ * from the kernel or from the C library, so the same geometry code builds in
+ * stria.ko and in the user-space tests (as lib/raid6's pq.h does).
  */
 #ifndef _STRIA_GEOM_TYPES_H
 #define _STRIA_GEOM_TYPES_H
 
 #ifdef __KERNEL__
+#include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/math64.h>
 #include <linux/types.h>
 #else
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -25,7 +25,7 @@ static void stria_raid0_golden(struct kunit *test)
 	struct stria_geom g;
 	struct stria_loc loc;
 
-	KUNIT_ASSERT_EQ(test, 0, stria_geom_init(&g, 0, v->nr_members,
+	KUNIT_ASSERT_EQ(test, 0, stria_geom_init(&g, 0, 0, v->nr_members,
 						 v->chunk_sectors,
 						 1ULL << 42));
 	stria_raid0_map(&g, v->sector, &loc);
@@ -41,7 +41,7 @@ static void stria_raid0_roundtrip(struct kunit *test)
 	struct stria_loc loc;
 	u64 s;
 
-	KUNIT_ASSERT_EQ(test, 0, stria_geom_init(&g, 0, 3, 8, 64));
+	KUNIT_ASSERT_EQ(test, 0, stria_geom_init(&g, 0, 0, 3, 8, 64));
 	KUNIT_ASSERT_EQ(test, stria_geom_array_sectors(&g), 192ULL);
 	for (s = 0; s < stria_geom_array_sectors(&g); s++) {
 		stria_raid0_map(&g, s, &loc);
@@ -59,7 +59,7 @@ static void stria_raid0_member_range_brute(struct kunit *test)
 	u64 s, len, x, ms, ml, lo, cnt;
 	u32 m;
 
-	KUNIT_ASSERT_EQ(test, 0, stria_geom_init(&g, 0, 3, 8, 40));
+	KUNIT_ASSERT_EQ(test, 0, stria_geom_init(&g, 0, 0, 3, 8, 40));
 	for (s = 0; s < 120; s += 7) {
 		for (len = 1; s + len <= 120; len += 11) {
 			for (m = 0; m < 3; m++) {
@@ -85,13 +85,13 @@ static void stria_geom_rejects(struct kunit *test)
 {
 	struct stria_geom g = { .nr_members = 77 };
 
-	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 1, 128, 1024));
-	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 65, 128, 1024));
-	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 2, 96, 1024));
-	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 2, 4, 1024));
-	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 2, 4096, 8192));
-	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 2, 128, 127));
-	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 7, 2, 128, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 0, 1, 128, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 0, 65, 128, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 0, 2, 96, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 0, 2, 4, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 0, 2, 4096, 8192));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 0, 2, 128, 127));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 7, 0, 2, 128, 1024));
 	KUNIT_EXPECT_EQ(test, g.nr_members, 77U);
 }
 

@@ -28,7 +28,7 @@ static void test_golden(void)
 		u64 back = 0;
 		int ret;
 
-		ret = stria_geom_init(&g, 0, v->nr_members, v->chunk_sectors,
+		ret = stria_geom_init(&g, 0, 0, v->nr_members, v->chunk_sectors,
 				      1ULL << 42);
 		if (!ret) {
 			stria_raid0_map(&g, v->sector, &loc);
@@ -56,7 +56,7 @@ static void test_roundtrip(u32 n, u32 chunk, u64 member_sectors)
 	u64 s, total, bad = 0;
 	int ret;
 
-	ret = stria_geom_init(&g, 0, n, chunk, member_sectors);
+	ret = stria_geom_init(&g, 0, 0, n, chunk, member_sectors);
 	if (ret || member_sectors * n > sizeof(seen)) {
 		tap(0, "round trip n=%u chunk=%u: init failed", n, chunk);
 		return;
@@ -91,7 +91,7 @@ static void test_member_range(u32 n, u32 chunk)
 	u64 total, s, len, x, bad = 0, cases = 0;
 	u32 m;
 
-	if (stria_geom_init(&g, 0, n, chunk, chunk * 5)) {
+	if (stria_geom_init(&g, 0, 0, n, chunk, chunk * 5)) {
 		tap(0, "member range n=%u chunk=%u: init failed", n, chunk);
 		return;
 	}
@@ -127,17 +127,17 @@ static void test_rejects(void)
 {
 	struct stria_geom g = { .nr_members = 77 };
 
-	tap(stria_geom_init(&g, 0, 1, 128, 1024) == -EINVAL, "rejects 1 member");
-	tap(stria_geom_init(&g, 0, 65, 128, 1024) == -EINVAL, "rejects 65 members");
-	tap(stria_geom_init(&g, 0, 2, 96, 1024) == -EINVAL,
+	tap(stria_geom_init(&g, 0, 0, 1, 128, 1024) == -EINVAL, "rejects 1 member");
+	tap(stria_geom_init(&g, 0, 0, 65, 128, 1024) == -EINVAL, "rejects 65 members");
+	tap(stria_geom_init(&g, 0, 0, 2, 96, 1024) == -EINVAL,
 	    "rejects chunk not a power of two");
-	tap(stria_geom_init(&g, 0, 2, 4, 1024) == -EINVAL, "rejects chunk < 4K");
-	tap(stria_geom_init(&g, 0, 2, 4096, 8192) == -EINVAL, "rejects chunk > 1M");
-	tap(stria_geom_init(&g, 0, 2, 128, 127) == -EINVAL,
+	tap(stria_geom_init(&g, 0, 0, 2, 4, 1024) == -EINVAL, "rejects chunk < 4K");
+	tap(stria_geom_init(&g, 0, 0, 2, 4096, 8192) == -EINVAL, "rejects chunk > 1M");
+	tap(stria_geom_init(&g, 0, 0, 2, 128, 127) == -EINVAL,
 	    "rejects member smaller than one chunk");
-	tap(stria_geom_init(&g, 7, 2, 128, 1024) == -EINVAL, "rejects level 7");
+	tap(stria_geom_init(&g, 7, 0, 2, 128, 1024) == -EINVAL, "rejects level 7");
 	tap(g.nr_members == 77, "a rejected geometry is left untouched");
-	tap(stria_geom_init(&g, 0, 2, 128, 1000) == 0 &&
+	tap(stria_geom_init(&g, 0, 0, 2, 128, 1000) == 0 &&
 	    g.member_sectors == 896, "member size rounds down to a whole chunk");
 }
 

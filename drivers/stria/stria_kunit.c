@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suites for stria's pure code. They run when stria_kunit.ko loads,
- * on a kernel with CONFIG_KUNIT (the debug test kernel); the same golden
- * vectors run in user space in selftests/unit/test_geom.c.
+ * KUnit suites for stria's pure code and the kernel parity library it
+ * uses. They run when stria_kunit.ko loads, on a kernel with CONFIG_KUNIT
+ * (the debug test kernel); the same golden vectors and plans run in user
+ * space in selftests/unit/test_geom*.c and test_parity.c.
  */
 #include <kunit/test.h>
+#include <linux/kmod.h>
 #include <linux/module.h>
+#include <linux/random.h>
+#include <linux/raid/pq.h>
+#include <linux/raid/xor.h>
 
 #include "geom.h"
 #include "geom_vectors.h"
+#include "parity_plan.h"
 
 static void stria_vector_desc(const struct stria_geom_vector *v, char *desc)
 {
@@ -81,6 +87,92 @@ static void stria_raid0_member_range_brute(struct kunit *test)
 	}
 }
 
+static void stria_raid56_vector_desc(const struct stria_raid56_vector *v,
+				     char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE,
+		 "raid%u layout=%u n=%u chunk=%u sector=%llu", v->level,
+		 v->layout, v->nr_members, v->chunk_sectors, v->sector);
+}
+
+KUNIT_ARRAY_PARAM(stria_raid56, stria_raid56_vectors, stria_raid56_vector_desc);
+
+/* md's placement of data, P and Q, and the Q slot; the inverse comes back. */
+static void stria_raid56_golden(struct kunit *test)
+{
+	const struct stria_raid56_vector *v = test->param_value;
+	struct stria_geom g;
+	struct stria_loc loc;
+	struct stria_stripe st;
+	u64 back = 0;
+
+	KUNIT_ASSERT_EQ(test, 0, stria_geom_init(&g, v->level, v->layout,
+						 v->nr_members,
+						 v->chunk_sectors,
+						 1ULL << 42));
+	stria_raid56_map(&g, v->sector, &loc, &st);
+	KUNIT_EXPECT_EQ(test, loc.member, v->member);
+	KUNIT_EXPECT_EQ(test, loc.sector, v->member_sector);
+	KUNIT_EXPECT_EQ(test, st.p, v->p);
+	KUNIT_EXPECT_EQ(test, st.q, v->q);
+	KUNIT_EXPECT_EQ(test, st.index, v->index);
+	KUNIT_EXPECT_EQ(test, st.slot, v->slot);
+	KUNIT_EXPECT_EQ(test, 0, stria_raid56_unmap(&g, &loc, &back));
+	KUNIT_EXPECT_EQ(test, back, v->sector);
+	KUNIT_EXPECT_EQ(test, stria_raid56_member_index(&g, st.stripe, v->p),
+			STRIA_GEOM_P);
+	loc.member = v->p;
+	KUNIT_EXPECT_EQ(test, -ENODATA, stria_raid56_unmap(&g, &loc, &back));
+}
+
+/*
+ * Every sector of small arrays of each level and layout round-trips; in
+ * every stripe each member holds one thing: P, Q or one data index.
+ */
+static void stria_raid56_roundtrip(struct kunit *test)
+{
+	struct stria_geom g;
+	struct stria_loc loc;
+	struct stria_stripe st;
+	u32 level, layout, m, idx, n;
+	u64 s, stripe, back, seen;
+
+	for (level = 5; level <= 6; level++) {
+		for (layout = 0; layout <= STRIA_LAYOUT_RIGHT_SYMMETRIC;
+		     layout++) {
+			n = level == 5 ? 5 : 6;
+			KUNIT_ASSERT_EQ(test, 0, stria_geom_init(&g, level,
+								 layout, n, 8,
+								 8 * 2 * n));
+			for (s = 0; s < stria_geom_array_sectors(&g); s++) {
+				stria_raid56_map(&g, s, &loc, &st);
+				KUNIT_EXPECT_NE(test, loc.member, st.p);
+				KUNIT_EXPECT_NE(test, loc.member, st.q);
+				KUNIT_EXPECT_EQ(test, 0,
+						stria_raid56_unmap(&g, &loc,
+								   &back));
+				KUNIT_EXPECT_EQ(test, back, s);
+			}
+			for (stripe = 0; stripe < 2 * n; stripe++) {
+				seen = 0;
+				for (m = 0; m < n; m++) {
+					idx = stria_raid56_member_index(&g,
+									stripe,
+									m);
+					if (idx == STRIA_GEOM_P)
+						idx = 62;
+					else if (idx == STRIA_GEOM_Q)
+						idx = 63;
+					KUNIT_EXPECT_FALSE(test,
+							   seen & BIT_ULL(idx));
+					seen |= BIT_ULL(idx);
+				}
+				KUNIT_EXPECT_EQ(test, (u32)hweight64(seen), n);
+			}
+		}
+	}
+}
+
 static void stria_geom_rejects(struct kunit *test)
 {
 	struct stria_geom g = { .nr_members = 77 };
@@ -92,6 +184,10 @@ static void stria_geom_rejects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 0, 2, 4096, 8192));
 	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 0, 2, 128, 127));
 	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 7, 0, 2, 128, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 0, 2, 2, 128, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 5, 2, 2, 128, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 6, 2, 3, 128, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 6, 4, 4, 128, 1024));
 	KUNIT_EXPECT_EQ(test, g.nr_members, 77U);
 }
 
@@ -99,6 +195,8 @@ static struct kunit_case stria_geom_cases[] = {
 	KUNIT_CASE_PARAM(stria_raid0_golden, stria_raid0_gen_params),
 	KUNIT_CASE(stria_raid0_roundtrip),
 	KUNIT_CASE(stria_raid0_member_range_brute),
+	KUNIT_CASE_PARAM(stria_raid56_golden, stria_raid56_gen_params),
+	KUNIT_CASE(stria_raid56_roundtrip),
 	KUNIT_CASE(stria_geom_rejects),
 	{}
 };
@@ -109,6 +207,206 @@ static struct kunit_suite stria_geom_suite = {
 };
 
 kunit_test_suite(stria_geom_suite);
+
+/* The cheaper method wins, a tie goes to reconstruct-write. */
+static void stria_parity_choose_cases(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, STRIA_PARITY_FULL,
+			stria_parity_choose(4, 1, 4, true));
+	KUNIT_EXPECT_EQ(test, STRIA_PARITY_RMW,
+			stria_parity_choose(4, 1, 1, true));
+	KUNIT_EXPECT_EQ(test, STRIA_PARITY_RCW,
+			stria_parity_choose(4, 1, 2, true));
+	KUNIT_EXPECT_EQ(test, STRIA_PARITY_RCW,
+			stria_parity_choose(3, 1, 1, true));
+	KUNIT_EXPECT_EQ(test, STRIA_PARITY_RCW,
+			stria_parity_choose(4, 2, 1, true));
+	KUNIT_EXPECT_EQ(test, STRIA_PARITY_RMW,
+			stria_parity_choose(6, 2, 1, true));
+	KUNIT_EXPECT_EQ(test, STRIA_PARITY_RCW,
+			stria_parity_choose(6, 2, 1, false));
+	KUNIT_EXPECT_EQ(test, 3U,
+			stria_parity_reads(6, 2, 1, STRIA_PARITY_RMW));
+	KUNIT_EXPECT_EQ(test, 5U,
+			stria_parity_reads(6, 2, 1, STRIA_PARITY_RCW));
+	KUNIT_EXPECT_EQ(test, 0U,
+			stria_parity_reads(6, 2, 6, STRIA_PARITY_FULL));
+}
+
+/*
+ * A RAID5 of 5 with 8 KiB chunks, a write from sector 10 of data index 0
+ * to sector 4 of data index 2 of stripe 3: three segments, RCW, RMW, RCW.
+ */
+static void stria_parity_plan_example(struct kunit *test)
+{
+	struct stria_parity_seg segs[STRIA_PARITY_ROW_SEGS];
+	struct stria_range w[4];
+	struct stria_geom g;
+
+	KUNIT_ASSERT_EQ(test, 0, stria_geom_init(&g, 5, 2, 5, 16, 160));
+	stria_raid56_row_ranges(&g, 3 * 64 + 10, 32 + 4 - 10, 3, w);
+	KUNIT_EXPECT_EQ(test, w[0].start, 10U);
+	KUNIT_EXPECT_EQ(test, w[0].end, 16U);
+	KUNIT_EXPECT_EQ(test, w[1].end - w[1].start, 16U);
+	KUNIT_EXPECT_EQ(test, w[2].end, 4U);
+	KUNIT_EXPECT_EQ(test, w[3].end, w[3].start);
+	KUNIT_ASSERT_EQ(test, 3U, stria_parity_plan(4, 1, true, w, segs, 3));
+	KUNIT_EXPECT_EQ(test, segs[0].end, 4U);
+	KUNIT_EXPECT_EQ(test, segs[0].method, STRIA_PARITY_RCW);
+	KUNIT_EXPECT_EQ(test, segs[0].read, 0x9ULL);
+	KUNIT_EXPECT_EQ(test, segs[1].end, 10U);
+	KUNIT_EXPECT_EQ(test, segs[1].method, STRIA_PARITY_RMW);
+	KUNIT_EXPECT_EQ(test, segs[1].read, 0x2ULL);
+	KUNIT_EXPECT_EQ(test, segs[1].reads, 2U);
+	KUNIT_EXPECT_EQ(test, segs[2].start, 10U);
+	KUNIT_EXPECT_EQ(test, segs[2].end, 16U);
+	KUNIT_EXPECT_EQ(test, segs[2].method, STRIA_PARITY_RCW);
+	KUNIT_EXPECT_EQ(test, segs[2].read, 0xcULL);
+}
+
+#define STRIA_KUNIT_NDATA	8
+
+/*
+ * The kernel's parity routines, looked up at run time: raid6_pq's selected
+ * gen_syndrome/xor_syndrome and its two-data and data+P recovery, and
+ * crypto/xor's xor_blocks. The suite is loaded with insmod, which does not
+ * load the modules a module links against, so it asks for raid6_pq and xor
+ * by name and takes their symbols with symbol_get() instead of linking to
+ * them.
+ */
+struct stria_pq_lib {
+	typeof(&raid6_call) call;
+	typeof(&raid6_2data_recov) recov2;
+	typeof(&raid6_datap_recov) recovp;
+	typeof(&xor_blocks) xor;
+};
+
+static void stria_pq_lib_put(struct stria_pq_lib *lib)
+{
+	if (lib->call)
+		symbol_put(raid6_call);
+	if (lib->recov2)
+		symbol_put(raid6_2data_recov);
+	if (lib->recovp)
+		symbol_put(raid6_datap_recov);
+	if (lib->xor)
+		symbol_put(xor_blocks);
+}
+
+static bool stria_pq_lib_get(struct stria_pq_lib *lib)
+{
+	request_module("raid6_pq");
+	request_module("xor");
+	lib->call = symbol_get(raid6_call);
+	lib->recov2 = symbol_get(raid6_2data_recov);
+	lib->recovp = symbol_get(raid6_datap_recov);
+	lib->xor = symbol_get(xor_blocks);
+	if (lib->call && lib->recov2 && lib->recovp && lib->xor)
+		return true;
+	stria_pq_lib_put(lib);
+	return false;
+}
+
+/*
+ * The kernel's raid6_pq and xor on random data: Q weighs slot z by g^z in
+ * GF(2^8)/0x11d (the order stria_raid56_slot() feeds it), xor_blocks gives
+ * P, every pair of lost data blocks and every data block lost with P comes
+ * back byte for byte, and xor_syndrome (when the CPU's routines have it)
+ * updates P and Q as a full recomputation would.
+ */
+static void stria_parity_kernel_lib(struct kunit *test)
+{
+	static const u8 g_pow[STRIA_KUNIT_NDATA] = {
+		0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80,
+	};
+	const int nd = STRIA_KUNIT_NDATA, disks = nd + 2;
+	void *ptrs[STRIA_KUNIT_NDATA + 2], *orig[STRIA_KUNIT_NDATA + 2];
+	struct stria_pq_lib lib = {};
+	int i, a, b;
+	u8 *p, *q;
+
+	if (!stria_pq_lib_get(&lib))
+		kunit_skip(test, "raid6_pq or xor not available");
+	for (i = 0; i < disks; i++) {
+		ptrs[i] = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+		orig[i] = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+		if (!ptrs[i] || !orig[i])
+			goto out;
+	}
+	p = ptrs[nd];
+	q = ptrs[nd + 1];
+
+	/* a 1 in slot z alone: P = 1, Q = g^z; then 0x80 in slot 1: Q = 0x1d */
+	for (i = 0; i < nd; i++) {
+		*(u8 *)ptrs[i] = 1;
+		lib.call->gen_syndrome(disks, PAGE_SIZE, ptrs);
+		KUNIT_EXPECT_EQ(test, p[0], 1);
+		KUNIT_EXPECT_EQ(test, q[0], g_pow[i]);
+		KUNIT_EXPECT_EQ(test, q[1], 0);
+		*(u8 *)ptrs[i] = 0;
+	}
+	*(u8 *)ptrs[1] = 0x80;
+	lib.call->gen_syndrome(disks, PAGE_SIZE, ptrs);
+	KUNIT_EXPECT_EQ(test, p[0], 0x80);
+	KUNIT_EXPECT_EQ(test, q[0], 0x1d);
+
+	for (i = 0; i < nd; i++)
+		get_random_bytes(ptrs[i], PAGE_SIZE);
+	lib.call->gen_syndrome(disks, PAGE_SIZE, ptrs);
+	memset(orig[nd], 0, PAGE_SIZE);
+	for (i = 0; i < nd; i += MAX_XOR_BLOCKS)
+		lib.xor(min(nd - i, MAX_XOR_BLOCKS), PAGE_SIZE, orig[nd],
+			&ptrs[i]);
+	KUNIT_EXPECT_EQ(test, 0, memcmp(orig[nd], p, PAGE_SIZE));
+	for (i = 0; i < disks; i++)
+		memcpy(orig[i], ptrs[i], PAGE_SIZE);
+
+	for (a = 0; a < nd; a++) {
+		for (b = a + 1; b <= nd; b++) {
+			memset(ptrs[a], 0x5a, PAGE_SIZE);
+			memset(ptrs[b], 0xa5, PAGE_SIZE);
+			if (b == nd)
+				(*lib.recovp)(disks, PAGE_SIZE, a, ptrs);
+			else
+				(*lib.recov2)(disks, PAGE_SIZE, a, b, ptrs);
+			for (i = 0; i < disks; i++)
+				KUNIT_EXPECT_EQ_MSG(test, 0,
+						    memcmp(ptrs[i], orig[i],
+							   PAGE_SIZE),
+						    "lost %d and %d, block %d",
+						    a, b, i);
+		}
+	}
+
+	if (lib.call->xor_syndrome) {
+		/* read-modify-write of slots 2..4: remove old, add new */
+		lib.call->xor_syndrome(disks, 2, 4, PAGE_SIZE, ptrs);
+		for (i = 2; i <= 4; i++)
+			get_random_bytes(ptrs[i], PAGE_SIZE);
+		lib.call->xor_syndrome(disks, 2, 4, PAGE_SIZE, ptrs);
+		memcpy(orig[nd], p, PAGE_SIZE);
+		memcpy(orig[nd + 1], q, PAGE_SIZE);
+		lib.call->gen_syndrome(disks, PAGE_SIZE, ptrs);
+		KUNIT_EXPECT_EQ(test, 0, memcmp(orig[nd], p, PAGE_SIZE));
+		KUNIT_EXPECT_EQ(test, 0, memcmp(orig[nd + 1], q, PAGE_SIZE));
+	}
+out:
+	stria_pq_lib_put(&lib);
+}
+
+static struct kunit_case stria_parity_cases[] = {
+	KUNIT_CASE(stria_parity_choose_cases),
+	KUNIT_CASE(stria_parity_plan_example),
+	KUNIT_CASE(stria_parity_kernel_lib),
+	{}
+};
+
+static struct kunit_suite stria_parity_suite = {
+	.name = "stria-parity",
+	.test_cases = stria_parity_cases,
+};
+
+kunit_test_suite(stria_parity_suite);
 
 MODULE_DESCRIPTION("KUnit tests for stria");
 MODULE_LICENSE("GPL");

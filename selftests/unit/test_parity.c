@@ -218,11 +218,12 @@ static void test_choose(void)
 }
 
 /*
- * The worked example of ondisk-format.rst: a RAID5 of 5, 8 KiB chunks, a
- * write from sector 10 of data index 0 to sector 4 of data index 2 of
- * stripe 3 gives three segments: [0, 4) written in 1 and 2, RCW reading
- * 0 and 3; [4, 10) written in 1, RMW reading 1 and P; [10, 16) written in
- * 0 and 1, RCW reading 2 and 3. With two parities the middle one is RCW.
+ * A worked example, also in the KUnit suite stria-parity: on a RAID5 of 5
+ * with 8 KiB chunks, a write from sector 10 of data index 0 to sector 4 of
+ * data index 2 of stripe 3 gives three segments: [0, 4) written in 1 and 2,
+ * RCW reading 0 and 3; [4, 10) written in 1, RMW reading 1 and P; [10, 16)
+ * written in 0 and 1, RCW reading 2 and 3. With two parities the middle one
+ * is RCW too.
  */
 static void test_plan_example(void)
 {

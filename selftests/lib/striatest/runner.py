@@ -284,7 +284,11 @@ def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
             why = f"kernel log: {boot_bad[0][:120]}" if boot_bad else "it did not boot"
             print_flush(f"# {spec.name}: the guest failed before the test ({why}); "
                         "booting once more")
-            shutil.rmtree(workdir)
+            # keep the failed boot's console for whoever wonders why
+            kept = workdir.with_name(workdir.name + ".boot1")
+            if kept.exists():
+                shutil.rmtree(kept)
+            workdir.rename(kept)
             (workdir / "out").mkdir(parents=True)
             continue
         break

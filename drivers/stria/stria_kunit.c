@@ -6,7 +6,6 @@
  * space in selftests/unit/test_geom*.c and test_parity.c.
  */
 #include <kunit/test.h>
-#include <linux/kmod.h>
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/raid/pq.h>
@@ -267,47 +266,6 @@ static void stria_parity_plan_example(struct kunit *test)
 #define STRIA_KUNIT_NDATA	8
 
 /*
- * The kernel's parity routines, looked up at run time: raid6_pq's selected
- * gen_syndrome/xor_syndrome and its two-data and data+P recovery, and
- * crypto/xor's xor_blocks. The suite is loaded with insmod, which does not
- * load the modules a module links against, so it asks for raid6_pq and xor
- * by name and takes their symbols with symbol_get() instead of linking to
- * them.
- */
-struct stria_pq_lib {
-	typeof(&raid6_call) call;
-	typeof(&raid6_2data_recov) recov2;
-	typeof(&raid6_datap_recov) recovp;
-	typeof(&xor_blocks) xor;
-};
-
-static void stria_pq_lib_put(struct stria_pq_lib *lib)
-{
-	if (lib->call)
-		symbol_put(raid6_call);
-	if (lib->recov2)
-		symbol_put(raid6_2data_recov);
-	if (lib->recovp)
-		symbol_put(raid6_datap_recov);
-	if (lib->xor)
-		symbol_put(xor_blocks);
-}
-
-static bool stria_pq_lib_get(struct stria_pq_lib *lib)
-{
-	request_module("raid6_pq");
-	request_module("xor");
-	lib->call = symbol_get(raid6_call);
-	lib->recov2 = symbol_get(raid6_2data_recov);
-	lib->recovp = symbol_get(raid6_datap_recov);
-	lib->xor = symbol_get(xor_blocks);
-	if (lib->call && lib->recov2 && lib->recovp && lib->xor)
-		return true;
-	stria_pq_lib_put(lib);
-	return false;
-}
-
-/*
  * The kernel's raid6_pq and xor on random data: Q weighs slot z by g^z in
  * GF(2^8)/0x11d (the order stria_raid56_slot() feeds it), xor_blocks gives
  * P, every pair of lost data blocks and every data block lost with P comes
@@ -321,17 +279,14 @@ static void stria_parity_kernel_lib(struct kunit *test)
 	};
 	const int nd = STRIA_KUNIT_NDATA, disks = nd + 2;
 	void *ptrs[STRIA_KUNIT_NDATA + 2], *orig[STRIA_KUNIT_NDATA + 2];
-	struct stria_pq_lib lib = {};
 	int i, a, b;
 	u8 *p, *q;
 
-	if (!stria_pq_lib_get(&lib))
-		kunit_skip(test, "raid6_pq or xor not available");
 	for (i = 0; i < disks; i++) {
 		ptrs[i] = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 		orig[i] = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-		if (!ptrs[i] || !orig[i])
-			goto out;
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ptrs[i]);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, orig[i]);
 	}
 	p = ptrs[nd];
 	q = ptrs[nd + 1];
@@ -339,23 +294,23 @@ static void stria_parity_kernel_lib(struct kunit *test)
 	/* a 1 in slot z alone: P = 1, Q = g^z; then 0x80 in slot 1: Q = 0x1d */
 	for (i = 0; i < nd; i++) {
 		*(u8 *)ptrs[i] = 1;
-		lib.call->gen_syndrome(disks, PAGE_SIZE, ptrs);
+		raid6_call.gen_syndrome(disks, PAGE_SIZE, ptrs);
 		KUNIT_EXPECT_EQ(test, p[0], 1);
 		KUNIT_EXPECT_EQ(test, q[0], g_pow[i]);
 		KUNIT_EXPECT_EQ(test, q[1], 0);
 		*(u8 *)ptrs[i] = 0;
 	}
 	*(u8 *)ptrs[1] = 0x80;
-	lib.call->gen_syndrome(disks, PAGE_SIZE, ptrs);
+	raid6_call.gen_syndrome(disks, PAGE_SIZE, ptrs);
 	KUNIT_EXPECT_EQ(test, p[0], 0x80);
 	KUNIT_EXPECT_EQ(test, q[0], 0x1d);
 
 	for (i = 0; i < nd; i++)
 		get_random_bytes(ptrs[i], PAGE_SIZE);
-	lib.call->gen_syndrome(disks, PAGE_SIZE, ptrs);
+	raid6_call.gen_syndrome(disks, PAGE_SIZE, ptrs);
 	memset(orig[nd], 0, PAGE_SIZE);
 	for (i = 0; i < nd; i += MAX_XOR_BLOCKS)
-		lib.xor(min(nd - i, MAX_XOR_BLOCKS), PAGE_SIZE, orig[nd],
+		xor_blocks(min(nd - i, MAX_XOR_BLOCKS), PAGE_SIZE, orig[nd],
 			&ptrs[i]);
 	KUNIT_EXPECT_EQ(test, 0, memcmp(orig[nd], p, PAGE_SIZE));
 	for (i = 0; i < disks; i++)
@@ -366,9 +321,9 @@ static void stria_parity_kernel_lib(struct kunit *test)
 			memset(ptrs[a], 0x5a, PAGE_SIZE);
 			memset(ptrs[b], 0xa5, PAGE_SIZE);
 			if (b == nd)
-				(*lib.recovp)(disks, PAGE_SIZE, a, ptrs);
+				raid6_datap_recov(disks, PAGE_SIZE, a, ptrs);
 			else
-				(*lib.recov2)(disks, PAGE_SIZE, a, b, ptrs);
+				raid6_2data_recov(disks, PAGE_SIZE, a, b, ptrs);
 			for (i = 0; i < disks; i++)
 				KUNIT_EXPECT_EQ_MSG(test, 0,
 						    memcmp(ptrs[i], orig[i],
@@ -378,20 +333,18 @@ static void stria_parity_kernel_lib(struct kunit *test)
 		}
 	}
 
-	if (lib.call->xor_syndrome) {
+	if (raid6_call.xor_syndrome) {
 		/* read-modify-write of slots 2..4: remove old, add new */
-		lib.call->xor_syndrome(disks, 2, 4, PAGE_SIZE, ptrs);
+		raid6_call.xor_syndrome(disks, 2, 4, PAGE_SIZE, ptrs);
 		for (i = 2; i <= 4; i++)
 			get_random_bytes(ptrs[i], PAGE_SIZE);
-		lib.call->xor_syndrome(disks, 2, 4, PAGE_SIZE, ptrs);
+		raid6_call.xor_syndrome(disks, 2, 4, PAGE_SIZE, ptrs);
 		memcpy(orig[nd], p, PAGE_SIZE);
 		memcpy(orig[nd + 1], q, PAGE_SIZE);
-		lib.call->gen_syndrome(disks, PAGE_SIZE, ptrs);
+		raid6_call.gen_syndrome(disks, PAGE_SIZE, ptrs);
 		KUNIT_EXPECT_EQ(test, 0, memcmp(orig[nd], p, PAGE_SIZE));
 		KUNIT_EXPECT_EQ(test, 0, memcmp(orig[nd + 1], q, PAGE_SIZE));
 	}
-out:
-	stria_pq_lib_put(&lib);
 }
 
 static struct kunit_case stria_parity_cases[] = {

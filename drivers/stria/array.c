@@ -54,17 +54,16 @@ int stria_major;
  * array stopping under the same mutex: an open cannot slip in between the
  * check and del_gendisk().
  */
-static int stria_disk_open(struct gendisk *disk)
+static int stria_disk_open(stria_open_arg_t arg, stria_open_mode_t mode)
 {
-	struct stria_array *a = disk->private_data;
+	struct stria_array *a = stria_open_disk(arg)->private_data;
 
 	return READ_ONCE(a->stopping) ? -ENXIO : 0;
 }
-STRIA_DEFINE_DISK_OPEN(stria_disk_open_compat, stria_disk_open)
 
 static const struct block_device_operations stria_disk_fops = {
 	.owner	= THIS_MODULE,
-	.open	= stria_disk_open_compat,
+	.open	= stria_disk_open,
 };
 
 #define stria_fail(spec, i, fmt, ...) ({				\

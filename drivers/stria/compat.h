@@ -92,20 +92,22 @@ static inline void stria_put_disk(struct gendisk *disk)
  * block_device_operations.open:
  *   5.14: int (*)(struct block_device *, fmode_t)
  *   6.5:  int (*)(struct gendisk *, blk_mode_t)
- * STRIA_DEFINE_DISK_OPEN(name, fn) defines name() with the right type,
- * calling int fn(struct gendisk *).
+ * An open method takes (stria_open_arg_t arg, stria_open_mode_t mode) and
+ * finds its disk with stria_open_disk(arg).
  */
 #if defined(STRIA_HAVE_FOPS_OPEN_GENDISK)
-#define STRIA_DEFINE_DISK_OPEN(name, fn)				\
-static int name(struct gendisk *disk, blk_mode_t mode)			\
-{									\
-	return fn(disk);						\
+#define stria_open_arg_t	struct gendisk *
+#define stria_open_mode_t	blk_mode_t
+static inline struct gendisk *stria_open_disk(struct gendisk *disk)
+{
+	return disk;
 }
 #else
-#define STRIA_DEFINE_DISK_OPEN(name, fn)				\
-static int name(struct block_device *bdev, fmode_t mode)		\
-{									\
-	return fn(bdev->bd_disk);					\
+#define stria_open_arg_t	struct block_device *
+#define stria_open_mode_t	fmode_t
+static inline struct gendisk *stria_open_disk(struct block_device *bdev)
+{
+	return bdev->bd_disk;
 }
 #endif
 

@@ -222,6 +222,22 @@ static inline struct bio *stria_bio_alloc_clone(struct block_device *bdev,
 #endif
 }
 
+/*
+ * Cloning a bio into memory the caller owns (no allocation):
+ *   <5.18: not offered here (-EOPNOTSUPP): callers use a bio_set
+ *   5.18:  bio_init_clone(bdev, bio, src, gfp); undone by bio_uninit()
+ */
+static inline int stria_bio_init_clone(struct block_device *bdev,
+				       struct bio *bio, struct bio *src,
+				       gfp_t gfp)
+{
+#if defined(STRIA_HAVE_BIO_ALLOC_CLONE)
+	return bio_init_clone(bdev, bio, src, gfp);
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
 /**
  * struct stria_bdev - an exclusively opened member device
  * @bdev: the block device

@@ -40,18 +40,6 @@
 #include "trace.h"
 
 /**
- * struct stria_cmd - per-request state (the blk-mq PDU)
- * @pending: clones in flight
- * @status: first error seen, BLK_STS_OK otherwise
- * @end_work: ends a flush-sequence request outside the member's flush lock
- */
-struct stria_cmd {
-	atomic_t pending;
-	blk_status_t status;
-	struct irq_work end_work;
-};
-
-/**
  * struct stria_clone - a bio sent to a member on behalf of a request
  * @rq: the array request
  * @member: the member it goes to
@@ -62,6 +50,36 @@ struct stria_clone {
 	struct stria_member *member;
 	struct bio bio;
 };
+
+/**
+ * struct stria_cmd - per-request state (the blk-mq PDU)
+ * @pending: clones in flight
+ * @status: first error seen, BLK_STS_OK otherwise
+ * @end_work: ends a flush-sequence request outside the member's flush lock
+ * @inline_used: @inline_clone carries this request's clone
+ * @inline_clone: the clone of a request's first bio, so the common request
+ *	(one bio, one member) allocates nothing; further clones come from the
+ *	array's bio_set
+ */
+struct stria_cmd {
+	atomic_t pending;
+	blk_status_t status;
+	struct irq_work end_work;
+	bool inline_used;
+	struct stria_clone inline_clone;
+};
+
+/* Release a clone: bio_uninit() for the inline one, bio_put() otherwise. */
+static void stria_clone_release(struct bio *bio)
+{
+	struct stria_clone *c = container_of(bio, struct stria_clone, bio);
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(c->rq);
+
+	if (c == &cmd->inline_clone)
+		bio_uninit(bio);
+	else
+		bio_put(bio);
+}
 
 /**
  * stria_member_set_state() - change a member's state and trace it
@@ -103,7 +121,7 @@ static void stria_clone_endio(struct bio *bio)
 		if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN)
 			stria_member_set_state(c->member, STRIA_STATE_FAILED);
 	}
-	bio_put(bio);
+	stria_clone_release(bio);
 	if (atomic_dec_and_test(&cmd->pending)) {
 		struct stria_array *a = rq->q->queuedata;
 
@@ -139,8 +157,10 @@ static void stria_clone_init(struct bio *bio, struct request *rq,
  * @sector: where on the member (absolute, data offset included)
  * @clones: list to add the clone to
  *
- * Does not sleep. FUA is taken from the request (blk-mq's flush machinery
- * has already turned a preflush into a separate flush request).
+ * Does not sleep. The first clone of a request lives in its PDU; the others
+ * come from the array's bio_set. FUA is taken from the request (blk-mq's
+ * flush machinery has already turned a preflush into a separate flush
+ * request).
  *
  * Return: 0, or -ENOMEM.
  */
@@ -148,9 +168,18 @@ int stria_clone_prepare(struct stria_array *a, struct request *rq,
 			struct stria_member *m, struct bio *src, u64 sector,
 			struct bio_list *clones)
 {
-	struct bio *bio;
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct bio *bio = NULL;
 
-	bio = stria_bio_alloc_clone(m->dev.bdev, src, GFP_NOWAIT, &a->bioset);
+	if (!cmd->inline_used &&
+	    !stria_bio_init_clone(m->dev.bdev, &cmd->inline_clone.bio, src,
+				  GFP_NOWAIT)) {
+		cmd->inline_used = true;
+		bio = &cmd->inline_clone.bio;
+	}
+	if (!bio)
+		bio = stria_bio_alloc_clone(m->dev.bdev, src, GFP_NOWAIT,
+					    &a->bioset);
 	if (!bio)
 		return -ENOMEM;
 	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
@@ -196,7 +225,7 @@ void stria_clones_drop(struct bio_list *clones)
 	struct bio *bio;
 
 	while ((bio = bio_list_pop(clones)))
-		bio_put(bio);
+		stria_clone_release(bio);
 }
 
 /*
@@ -267,7 +296,9 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 {
 	struct stria_array *a = hctx->queue->queuedata;
 	struct request *rq = bd->rq;
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
+	cmd->inline_used = false;
 	if (req_op(rq) == REQ_OP_FLUSH)
 		return stria_flush(a, rq);
 	return a->ops->queue_rq(a, rq);

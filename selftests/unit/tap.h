@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A TAP producer for the user-space unit tests: tap(ok, description) prints
- * one "ok N - ..." or "not ok N - ..." line; tap_exit_code() is what main()
- * returns. selftests/unit/run reads the lines and the exit code.
+ * one "ok N - ..." or "not ok N - ..." line; tap_exit_code(), what main()
+ * returns, prints the plan "1..N" last (TAP allows a trailing plan), so no
+ * count is kept by hand. selftests/unit/run checks that the plan is there
+ * and matches the lines: a test that stopped half-way fails.
  */
 #ifndef _STRIA_UNIT_TAP_H
 #define _STRIA_UNIT_TAP_H
@@ -31,6 +33,7 @@ static void tap(int ok, const char *fmt, ...)
 
 static inline int tap_exit_code(void)
 {
+	printf("1..%u\n", tap_n);
 	return tap_failed ? 1 : 0;
 }
 

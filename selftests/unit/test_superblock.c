@@ -79,7 +79,7 @@ int main(void)
 
 	if (!sb)
 		return 1;
-	printf("TAP version 13\n1..%zu\n", sizeof(fields) / sizeof(fields[0]) + 13);
+	printf("TAP version 13\n");
 	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		tap(fields[i].off == fields[i].want, "field %s at byte %zu",
 		    fields[i].name, fields[i].want);

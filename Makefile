@@ -60,6 +60,7 @@ module: probe
 
 tools:
 	$(MAKE) -C tools/striactl
+	$(MAKE) -C selftests/tools
 
 deps:
 	scripts/deps
@@ -115,4 +116,5 @@ install: all
 clean:
 	-[ -n "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools/striactl clean
+	$(MAKE) -C selftests/tools clean
 	rm -rf $(BUILD)

@@ -111,7 +111,7 @@ struct lc_report {
  * @bad_q: stripes whose Q mismatches
  * @bad_sectors: data sectors without their pattern (with --pattern)
  * @nr_reports: entries used in @reports
- * @reports: the first mismatches
+ * @reports: the first mismatches; for data, the first bad sector of a chunk
  */
 struct lc_result {
 	u64 stripes;
@@ -248,6 +248,7 @@ static void lc_check_pattern(const struct stria_geom *g, u64 stripe,
 {
 	u32 cs = 1U << g->chunk_shift, i;
 	u64 first = (stripe * stria_geom_nr_data(g) + index) << g->chunk_shift;
+	bool reported = false;
 
 	for (i = 0; i < cs && first + i < limit; i++) {
 		const uint8_t *got = chunk + (size_t)i * LC_SECTOR;
@@ -258,6 +259,9 @@ static void lc_check_pattern(const struct stria_geom *g, u64 stripe,
 		if (d == LC_SECTOR)
 			continue;
 		r->bad_sectors++;
+		if (reported)	/* the first bad sector of each chunk only */
+			continue;
+		reported = true;
 		lc_report(r, LC_BAD_DATA, stripe, member,
 			  (size_t)i * LC_SECTOR + d, first + i,
 			  lc_sector_claim(got));

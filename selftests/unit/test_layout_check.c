@@ -127,7 +127,7 @@ static void swap_chunks(u32 a, u32 b, u64 s)
 	    pread(fb, y, cb, ob) == (ssize_t)cb) {
 		if (pwrite(fa, y, cb, oa) != (ssize_t)cb ||
 		    pwrite(fb, x, cb, ob) != (ssize_t)cb)
-			fprintf(stderr, "swap_chunks: short write\n");
+			fprintf(stderr, "%s: short write\n", __func__);
 	}
 	if (fa >= 0)
 		close(fa);

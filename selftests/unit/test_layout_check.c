@@ -276,21 +276,27 @@ static void test_usage(void)
 			 "--sectors", "8", paths[0], paths[1], paths[2], NULL };
 	char *missing[] = { "x", "--level", "5", paths[0], NULL };
 
-#define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
-	tap(lc_main(ARGC(bad_level), bad_level, devnull, devnull) == 2,
-	    "usage: level 4 is refused");
-	tap(lc_main(ARGC(no_dev), no_dev, devnull, devnull) == 2,
-	    "usage: an unreadable member exits 2");
-	tap(lc_main(ARGC(bad_chunk), bad_chunk, devnull, devnull) == 2,
-	    "usage: a chunk stria_geom_init() rejects exits 2");
-	tap(lc_main(ARGC(few), few, devnull, devnull) == 2,
-	    "usage: RAID6 with 3 members exits 2");
-	tap(lc_main(ARGC(offs), offs, devnull, devnull) == 2,
-	    "usage: 2 data offsets for 3 members exits 2");
-	tap(lc_main(ARGC(both), both, devnull, devnull) == 2,
-	    "usage: --stripes with --sectors exits 2");
-	tap(lc_main(ARGC(missing), missing, devnull, devnull) == 2,
-	    "usage: missing options exit 2");
+	const struct {
+		char **argv;
+		const char *what;
+	} cases[] = {
+		{ bad_level, "level 4 is refused" },
+		{ no_dev, "an unreadable member exits 2" },
+		{ bad_chunk, "a chunk stria_geom_init() rejects exits 2" },
+		{ few, "RAID6 with 3 members exits 2" },
+		{ offs, "2 data offsets for 3 members exits 2" },
+		{ both, "--stripes with --sectors exits 2" },
+		{ missing, "missing options exit 2" },
+	};
+	size_t i;
+	int argc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (argc = 0; cases[i].argv[argc]; argc++)
+			;
+		tap(lc_main(argc, cases[i].argv, devnull, devnull) == 2,
+		    "usage: %s", cases[i].what);
+	}
 }
 
 /* --generate writes exactly the sectors the checker expects. */

@@ -150,7 +150,7 @@ static int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
 		}
 		min = min(min, s);
 	}
-	if (stria_geom_init(g, spec->level, 0, spec->nr_members,
+	if (stria_geom_init(g, spec->level, spec->layout, spec->nr_members,
 			    spec->chunk_sectors, min - STRIA_SB_DATA_OFFSET)) {
 		stria_fail(spec, STRIA_NO_MEMBER, "invalid geometry");
 		return -EINVAL;
@@ -321,6 +321,8 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
 	lim->io_opt = chunk_bytes * a->nr_members;
 	lim->physical_block_size = max(lim->physical_block_size,
 				       lim->logical_block_size);
+	if (a->ops->limits)
+		a->ops->limits(a, lim);
 }
 
 static int stria_add_disk(struct stria_array *a)
@@ -404,6 +406,18 @@ static void stria_array_free(struct stria_array *a)
  * The array is set up from the opened members: they move into it, so from
  * here on freeing the array closes them.
  */
+static const struct stria_level_ops *stria_level_ops(u32 level)
+{
+	switch (level) {
+	case 5:
+		return &stria_raid5_ops;
+	case 6:
+		return &stria_raid6_ops;
+	default:
+		return &stria_raid0_ops;
+	}
+}
+
 static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 					     struct stria_opened *o,
 					     const struct stria_geom *g,
@@ -419,7 +433,7 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	a->index = -1;
 	a->node = node;
 	a->geom = *g;
-	a->ops = &stria_raid0_ops;
+	a->ops = stria_level_ops(g->level);
 	a->data_offset = STRIA_SB_DATA_OFFSET;
 	a->nr_members = spec->nr_members;
 	a->holder = o->holder;
@@ -625,6 +639,16 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	stria_io_exit(a);
 	stria_array_free(a);
 	return 0;
+}
+
+/**
+ * stria_array_member_failed() - a member of @a has just been marked failed
+ * @a: the array
+ *
+ * Any context. The superblocks are updated later, from a work item.
+ */
+void stria_array_member_failed(struct stria_array *a)
+{
 }
 
 /**

@@ -94,11 +94,17 @@ void stria_member_set_state(struct stria_member *m, u32 state)
 
 	if (old == state || cmpxchg(&m->state, old, state) != old)
 		return;
+	if (state == STRIA_STATE_FAILED)
+		atomic_inc(&m->array->nr_failed);
+	else if (old == STRIA_STATE_FAILED)
+		atomic_dec(&m->array->nr_failed);
 	trace_stria_member_state(m->array->index, m->role,
 				 m->dev.bdev->bd_dev, old, state);
-	if (state == STRIA_STATE_FAILED)
-		pr_err_ratelimited("stria%d: member %u (%pg) failed I/O\n",
+	if (state == STRIA_STATE_FAILED) {
+		pr_err_ratelimited("stria%d: member %u (%pg) failed\n",
 				   m->array->index, m->role, m->dev.bdev);
+		stria_array_member_failed(m->array);
+	}
 }
 
 static void stria_end_work(struct irq_work *work)
@@ -371,11 +377,22 @@ int stria_io_init(struct stria_array *a)
 		return ret;
 	a->stats = alloc_percpu(struct stria_stats);
 	if (!a->stats) {
-		bioset_exit(&a->bioset);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out_bioset;
 	}
 	a->tag_set.cmd_size = sizeof(struct stria_cmd);
+	if (a->ops->init) {
+		ret = a->ops->init(a);
+		if (ret)
+			goto out_stats;
+	}
 	return 0;
+
+out_stats:
+	free_percpu(a->stats);
+out_bioset:
+	bioset_exit(&a->bioset);
+	return ret;
 }
 
 /**
@@ -384,6 +401,8 @@ int stria_io_init(struct stria_array *a)
  */
 void stria_io_exit(struct stria_array *a)
 {
+	if (a->ops->exit)
+		a->ops->exit(a);
 	free_percpu(a->stats);
 	bioset_exit(&a->bioset);
 }

@@ -9,6 +9,7 @@
 #include <linux/blk-mq.h>
 #include <linux/list.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/stria.h>
 
 #include "compat.h"
@@ -68,12 +69,21 @@ struct stria_stats {
  * @queue_rq: map and submit a read, write, discard or write-zeroes request
  *	(flushes are handled by io.c); returns BLK_STS_RESOURCE to be retried
  *	later when nothing was submitted
+ * @init: optional; allocate the level's state once members and geometry are
+ *	set, before the disk exists
+ * @exit: optional; free it, with no I/O in flight
+ * @limits: optional; adjust the queue limits stacked from the members
  */
 struct stria_level_ops {
 	u32 level;
 	const char *name;
 	blk_status_t (*queue_rq)(struct stria_array *a, struct request *rq);
+	int (*init)(struct stria_array *a);
+	void (*exit)(struct stria_array *a);
+	void (*limits)(struct stria_array *a, struct queue_limits *lim);
 };
+
+struct stria_raid56;
 
 /**
  * struct stria_array - a running array
@@ -93,6 +103,9 @@ struct stria_level_ops {
  * @tag_set: blk-mq tag set, one hardware queue per CPU by default
  * @bioset: clones sent to members
  * @stats: per-CPU counters
+ * @r56: RAID5/6 state (raid56.c), NULL on RAID0
+ * @nr_failed: members in STRIA_STATE_FAILED
+ * @sb_work: writes the superblocks after a member state change (array.c)
  * @nr_members: entries in @members
  * @members: the members, by role
  */
@@ -113,6 +126,9 @@ struct stria_array {
 	struct blk_mq_tag_set tag_set;
 	struct bio_set bioset;
 	struct stria_stats __percpu *stats;
+	struct stria_raid56 *r56;
+	atomic_t nr_failed;
+	struct work_struct sb_work;
 	u32 nr_members;
 	struct stria_member members[];
 };
@@ -121,6 +137,7 @@ struct stria_array {
  * struct stria_spec - a validated create or assemble request from ctl.c
  * @assemble: assemble from superblocks instead of creating
  * @level: RAID level (create)
+ * @layout: RAID5/6 parity layout, STRIA_LAYOUT_* (create; 0 on RAID0)
  * @chunk_sectors: chunk size (create)
  * @nr_members: entries in @paths
  * @node: requested NUMA node, or NUMA_NO_NODE for automatic
@@ -132,6 +149,7 @@ struct stria_array {
 struct stria_spec {
 	bool assemble;
 	u32 level;
+	u32 layout;
 	u32 chunk_sectors;
 	u32 nr_members;
 	int node;
@@ -151,6 +169,7 @@ extern struct mutex stria_arrays_lock;
 extern struct list_head stria_arrays;
 int stria_array_start(struct stria_spec *spec, struct stria_array **out);
 int stria_array_stop(struct stria_array *a, char *msg);
+void stria_array_member_failed(struct stria_array *a);
 struct stria_array *stria_array_find(const char *name, u32 index, bool next);
 void stria_array_stop_all(void);
 unsigned int stria_array_count(void);
@@ -179,6 +198,10 @@ void stria_member_set_state(struct stria_member *m, u32 state);
 
 /* raid0.c */
 extern const struct stria_level_ops stria_raid0_ops;
+
+/* raid56.c */
+extern const struct stria_level_ops stria_raid5_ops;
+extern const struct stria_level_ops stria_raid6_ops;
 
 /* sysfs.c */
 extern const struct attribute_group *stria_disk_groups[];

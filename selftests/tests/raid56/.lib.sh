@@ -56,3 +56,159 @@ os.fsync(fd)
 os.close(fd)
 PY
 }
+
+# --- stria RAID5/6 arrays -------------------------------------------------
+
+STRIACTL=$STRIA_TOP/tools/striactl/striactl
+# where the data area starts on every stria member (STRIA_SB_DATA_OFFSET)
+STRIA_DATA_OFFSET=2048
+
+striactl() {
+	"$STRIACTL" "$@"
+}
+
+# nd_of LEVEL N: data members per stripe.
+nd_of() {
+	echo $(($2 - $1 + 4))
+}
+
+# size_bytes SIZE: 4K, 64K, 1M ... in bytes.
+size_bytes() {
+	local v=${1%[KkMm]}
+	case $1 in
+	*[Kk]) echo $((v * 1024)) ;;
+	*[Mm]) echo $((v * 1048576)) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# r56_snap FILE [DEV]: save /sys/block/DEV/stria/raid56_stats (default
+# stria0); fails when the file is missing.
+r56_snap() {
+	cat "/sys/block/${2:-stria0}/stria/raid56_stats" >"$1"
+}
+
+# r56_delta FILE NAME [DEV]: how much counter NAME grew since r56_snap FILE.
+# Prints nothing (so any comparison fails) when the counter is missing.
+r56_delta() {
+	local now was
+	now=$(awk -v n="$2" '$1 == n { print $2 }' "/sys/block/${3:-stria0}/stria/raid56_stats")
+	was=$(awk -v n="$2" '$1 == n { print $2 }' "$1")
+	[ -n "$now" ] && [ -n "$was" ] || return 1
+	echo $((now - was))
+}
+
+# r56_deltas FILE [DEV]: every counter's growth as "name=N ...", for diag.
+r56_deltas() {
+	local n out=""
+	for n in full_stripe rmw rcw degraded_write degraded_read member_reads lock_waits; do
+		out+="$n=$(r56_delta "$1" $n "${2:-}") "
+	done
+	echo "$out"
+}
+
+# stria_parity_check LEVEL LAYOUT CHUNK ARRAY_SECTORS MEMBER...: every stripe
+# of a stopped stria array holding ARRAY_SECTORS has consistent P (and Q).
+stria_parity_check() {
+	local level=$1 layout=$2 chunk=$3 sectors=$4
+	shift 4
+	blockdev --flushbufs "$@"
+	layout_check --level "$level" --layout "$layout" --chunk "$chunk" \
+		--data-offset "$STRIA_DATA_OFFSET" --sectors "$sectors" "$@"
+}
+
+# member_reads DEV...: read requests the devices completed, summed
+# (/sys/block/X/stat field 1).
+member_reads() {
+	local d sum=0
+	for d in "$@"; do
+		d=$(readlink -f "$d")
+		sum=$((sum + $(awk '{ print $1 }' "/sys/block/${d#/dev/}/stat")))
+	done
+	echo "$sum"
+}
+
+# --- workloads ------------------------------------------------------------
+
+# fio_interleaved DEV JOBS SLOT SIZE BSSPLIT [fio args]: JOBS jobs write at
+# once, crc32c-verified, into the same stripes: job j owns the SLOT-sized
+# slots j, j+JOBS, j+2*JOBS ... of the first SIZE bytes and writes random
+# blocks (BSSPLIT, none larger than SLOT) at the start of its slots, so
+# neighbouring blocks of one chunk, and the parity they share, are updated
+# by different jobs concurrently. Slots are rewritten (no random map): the
+# verify phase, and a later --verify_only with the same arguments, check
+# the last write of each. Every job issues SIZE / JOBS bytes.
+fio_interleaved() {
+	local dev=$1 jobs=$2 slot=$3 size=$4 bssplit=$5 j
+	local slot_b stride
+	shift 5
+	slot_b=$(size_bytes "$slot")
+	stride=$((slot_b * jobs))
+	local args=(--filename="$dev" --direct=1 --ioengine=libaio --iodepth=8
+		--rw=randwrite --bssplit="$bssplit" --blockalign="$stride"
+		--norandommap --size=$(($(size_bytes "$size") - stride + slot_b))
+		--io_size=$(($(size_bytes "$size") / jobs))
+		--verify=crc32c --verify_fatal=1 --randseed=5678 "$@")
+	for ((j = 0; j < jobs; j++)); do
+		args+=(--name="j$j" --offset=$((j * slot_b)))
+	done
+	fio "${args[@]}"
+}
+
+# r56_replay DEV SEED OPS SPAN [SIZES]: OPS direct writes of pseudo-random
+# data at pseudo-random 4K-aligned offsets below SPAN bytes, one at a time,
+# all decided by SEED: the same call writes the same bytes to any device.
+# SIZES: comma-separated bytes (default 4K,8K,12K,64K,132K,1M).
+r56_replay() {
+	python3 - "$@" <<'PY'
+import mmap, os, random, sys
+dev, seed, ops, span = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+sizes = [int(s) for s in (sys.argv[5] if len(sys.argv) > 5 else
+         "4096,8192,12288,65536,135168,1048576").split(",")]
+rng = random.Random(seed)
+buf = mmap.mmap(-1, max(sizes))          # page aligned, as O_DIRECT wants
+fd = os.open(dev, os.O_WRONLY | os.O_DIRECT)
+for _ in range(ops):
+    n = rng.choice(sizes)
+    off = rng.randrange(0, (span - n) // 4096 + 1) * 4096
+    buf[:n] = rng.randbytes(n)
+    if os.pwritev(fd, [memoryview(buf)[:n]], off) != n:
+        sys.exit(f"short write at {off}")
+os.fsync(fd)
+os.close(fd)
+PY
+}
+
+# cmp_data_areas CHUNK LEN OFF_A OFF_B A... -- B...: member i of set A and
+# member i of set B hold the same LEN bytes from their data offsets (sectors),
+# compared chunk by chunk; names the first differing chunks (stripe, member).
+cmp_data_areas() {
+	python3 - "$@" <<'PY'
+import os, sys
+a = sys.argv[1:]
+chunk, length, off_a, off_b = int(a[0]), int(a[1]), int(a[2]) * 512, int(a[3]) * 512
+sep = a.index("--")
+set_a, set_b = a[4:sep], a[sep + 1:]
+if len(set_a) != len(set_b):
+    sys.exit("cmp_data_areas: member counts differ")
+bad = 0
+for m, (x, y) in enumerate(zip(set_a, set_b)):
+    fx, fy = os.open(x, os.O_RDONLY), os.open(y, os.O_RDONLY)
+    for fd in (fx, fy):
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    for s in range(length // chunk):
+        cx = os.pread(fx, chunk, off_a + s * chunk)
+        cy = os.pread(fy, chunk, off_b + s * chunk)
+        if len(cx) != chunk or len(cy) != chunk:
+            sys.exit(f"member {m}: short read at stripe {s}")
+        if cx != cy:
+            bad += 1
+            if bad <= 8:
+                i = next(i for i in range(chunk) if cx[i] != cy[i])
+                print(f"stripe {s}: member {m} ({x} vs {y}) differs from byte {i} of the chunk")
+    os.close(fx)
+    os.close(fy)
+print(f"{len(set_a)} members x {length // chunk} chunks compared, {bad} differ")
+sys.exit(1 if bad else 0)
+PY
+}

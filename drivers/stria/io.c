@@ -40,22 +40,13 @@
 #include "trace.h"
 
 /**
- * struct stria_clone - a bio sent to a member on behalf of a request
- * @rq: the array request
- * @member: the member it goes to
- * @bio: the bio itself; must be last (bio_set front_pad)
- */
-struct stria_clone {
-	struct request *rq;
-	struct stria_member *member;
-	struct bio bio;
-};
-
-/**
  * struct stria_cmd - per-request state (the blk-mq PDU)
  * @pending: clones in flight
  * @status: first error seen, BLK_STS_OK otherwise
  * @end_work: ends a flush-sequence request outside the member's flush lock
+ * @retry: a RAID5/6 member failed a read of this request; once everything
+ *	in flight is back the request is queued again and the level reads
+ *	around the failed member
  * @inline_used: @inline_clone carries this request's clone
  * @inline_clone: the clone of a request's first bio, so the common request
  *	(one bio, one member) allocates nothing; further clones come from the
@@ -65,6 +56,7 @@ struct stria_cmd {
 	atomic_t pending;
 	blk_status_t status;
 	struct irq_work end_work;
+	bool retry;
 	bool inline_used;
 	struct stria_clone inline_clone;
 };
@@ -114,6 +106,86 @@ static void stria_end_work(struct irq_work *work)
 	blk_mq_end_request(blk_mq_rq_from_pdu(cmd), READ_ONCE(cmd->status));
 }
 
+/**
+ * stria_member_io_error() - account an I/O error a member returned
+ * @m: the member
+ * @st: the bio's status
+ *
+ * Any context. A member that returns a real I/O error is failed; "not
+ * supported" and "would block" are the request's problem, not the member's.
+ *
+ * Return: true when @m is (now) failed.
+ */
+bool stria_member_io_error(struct stria_member *m, blk_status_t st)
+{
+	atomic64_inc(&m->errors);
+	if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN)
+		stria_member_set_state(m, STRIA_STATE_FAILED);
+	return READ_ONCE(m->state) == STRIA_STATE_FAILED;
+}
+
+/**
+ * stria_rq_begin() - start a request whose parts are counted references
+ * @rq: the request
+ *
+ * The caller holds one reference; it and every part (stria_rq_get()) are
+ * dropped with stria_rq_put(), and the last one ends the request.
+ */
+void stria_rq_begin(struct request *rq)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	cmd->status = BLK_STS_OK;
+	cmd->retry = false;
+	atomic_set(&cmd->pending, 1);
+	if (rq->rq_flags & RQF_FLUSH_SEQ)
+		init_irq_work(&cmd->end_work, stria_end_work);
+	blk_mq_start_request(rq);
+}
+
+/**
+ * stria_rq_get() - count one more part of a request in flight
+ * @rq: a request started with stria_rq_begin()
+ */
+void stria_rq_get(struct request *rq)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	atomic_inc(&cmd->pending);
+}
+
+/**
+ * stria_rq_put() - one part of a request is done
+ * @rq: the request
+ * @st: the part's status; the first error is the request's
+ *
+ * Any context. The last part ends the request, or queues it again when a
+ * RAID5/6 read failed on a member that is now failed and the array can
+ * still reconstruct its data.
+ */
+void stria_rq_put(struct request *rq, blk_status_t st)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct stria_array *a = rq->q->queuedata;
+
+	if (unlikely(st))
+		WRITE_ONCE(cmd->status, st);
+	if (!atomic_dec_and_test(&cmd->pending))
+		return;
+	if (unlikely(READ_ONCE(cmd->retry)) &&
+	    (u32)atomic_read(&a->nr_failed) <= stria_geom_nr_parity(&a->geom)) {
+		blk_mq_requeue_request(rq, true);
+		return;
+	}
+	st = READ_ONCE(cmd->status);
+	if (unlikely(st))
+		this_cpu_inc(a->stats->errors);
+	if (rq->rq_flags & RQF_FLUSH_SEQ)
+		irq_work_queue(&cmd->end_work);
+	else
+		blk_mq_end_request(rq, st);
+}
+
 static void stria_clone_endio(struct bio *bio)
 {
 	struct stria_clone *c = container_of(bio, struct stria_clone, bio);
@@ -121,24 +193,14 @@ static void stria_clone_endio(struct bio *bio)
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	blk_status_t st = bio->bi_status;
 
-	if (unlikely(st)) {
-		WRITE_ONCE(cmd->status, st);
-		atomic64_inc(&c->member->errors);
-		if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN)
-			stria_member_set_state(c->member, STRIA_STATE_FAILED);
+	if (unlikely(st) && stria_member_io_error(c->member, st) &&
+	    c->member->array->r56 && !op_is_write(bio_op(bio))) {
+		/* RAID5/6: read it again from the other members */
+		WRITE_ONCE(cmd->retry, true);
+		st = BLK_STS_OK;
 	}
 	stria_clone_release(bio);
-	if (atomic_dec_and_test(&cmd->pending)) {
-		struct stria_array *a = rq->q->queuedata;
-
-		st = READ_ONCE(cmd->status);
-		if (unlikely(st))
-			this_cpu_inc(a->stats->errors);
-		if (rq->rq_flags & RQF_FLUSH_SEQ)
-			irq_work_queue(&cmd->end_work);
-		else
-			blk_mq_end_request(rq, st);
-	}
+	stria_rq_put(rq, st);
 }
 
 static void stria_clone_init(struct bio *bio, struct request *rq,
@@ -254,6 +316,48 @@ static void stria_submit_unplugged(struct bio_list *clones)
 }
 
 /**
+ * stria_bio_submit() - send one bio to a member, outside any plug
+ * @bio: the bio
+ *
+ * See stria_submit_unplugged() for why there is no plug.
+ */
+void stria_bio_submit(struct bio *bio)
+{
+	struct bio_list one = BIO_EMPTY_LIST;
+
+	bio_list_add(&one, bio);
+	stria_submit_unplugged(&one);
+}
+
+/**
+ * stria_clone_submit_part() - send part of one of a request's bios
+ * @a: the array
+ * @rq: a request started with stria_rq_begin()
+ * @m: the member it goes to
+ * @src: the request's bio
+ * @skip: sectors of @src before the part
+ * @len: sectors in the part
+ * @sector: where on the member (absolute, data offset included)
+ *
+ * Process context; may sleep for memory, never fails (the bio_set has a
+ * rescuer). The clone holds a reference on @rq until it completes.
+ */
+void stria_clone_submit_part(struct stria_array *a, struct request *rq,
+			     struct stria_member *m, struct bio *src,
+			     u32 skip, u32 len, u64 sector)
+{
+	struct bio_list clones = BIO_EMPTY_LIST;
+	struct bio *bio;
+
+	bio = stria_bio_alloc_clone(m->dev.bdev, src, GFP_NOIO, &a->bioset);
+	bio_trim(bio, skip, len);
+	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
+	stria_clone_init(bio, rq, m, sector, &clones);
+	stria_rq_get(rq);
+	stria_submit_unplugged(&clones);
+}
+
+/**
  * stria_clones_submit() - start @rq and send its prepared clones
  * @rq: the request
  * @clones: its clones; the request ends when the last one completes (at
@@ -268,6 +372,7 @@ void stria_clones_submit(struct request *rq, struct bio_list *clones)
 	bio_list_for_each(bio, clones)
 		n++;
 	cmd->status = BLK_STS_OK;
+	cmd->retry = false;
 	atomic_set(&cmd->pending, n);
 	if (rq->rq_flags & RQF_FLUSH_SEQ)
 		init_irq_work(&cmd->end_work, stria_end_work);
@@ -285,6 +390,9 @@ static blk_status_t stria_flush(struct stria_array *a, struct request *rq)
 	u32 i;
 
 	for (i = 0; i < a->nr_members; i++) {
+		/* a failed member holds nothing the array still counts on */
+		if (READ_ONCE(a->members[i].state) == STRIA_STATE_FAILED)
+			continue;
 		if (stria_clone_prepare_empty(a, rq, &a->members[i],
 					      REQ_OP_WRITE | REQ_PREFLUSH |
 					      REQ_SYNC, 0, 0, &clones)) {
@@ -371,8 +479,16 @@ int stria_io_init(struct stria_array *a)
 {
 	int ret;
 
+	/*
+	 * RAID5/6 allocate member bios that may sleep from queue_rq(), which
+	 * can run inside submit_bio() with bios parked on current->bio_list:
+	 * the rescuer keeps that from waiting on itself. Their bios carry
+	 * stria's own pages, hence bvecs.
+	 */
 	ret = bioset_init(&a->bioset, BIO_POOL_SIZE,
-			  offsetof(struct stria_clone, bio), 0);
+			  offsetof(struct stria_clone, bio),
+			  a->geom.level ? BIOSET_NEED_RESCUER |
+					  BIOSET_NEED_BVECS : 0);
 	if (ret)
 		return ret;
 	a->stats = alloc_percpu(struct stria_stats);

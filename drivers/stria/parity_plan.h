@@ -44,11 +44,20 @@
  *	chunks (read-modify-write)
  * @STRIA_PARITY_RCW: from the new data and the old data of the chunks not
  *	written (reconstruct-write)
+ * @STRIA_PARITY_DEGRADED_WRITE: a member has failed: its old data is rebuilt
+ *	when the write does not replace it, then the parity comes from all the
+ *	data; never chosen by stria_parity_plan()
+ * @STRIA_PARITY_DEGRADED_READ: not a write: a chunk of a failed member is
+ *	rebuilt from the others
+ * @STRIA_PARITY_METHODS: the number of methods
  */
 enum stria_parity_method {
 	STRIA_PARITY_FULL,
 	STRIA_PARITY_RMW,
 	STRIA_PARITY_RCW,
+	STRIA_PARITY_DEGRADED_WRITE,
+	STRIA_PARITY_DEGRADED_READ,
+	STRIA_PARITY_METHODS
 };
 
 /**

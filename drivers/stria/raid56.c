@@ -1,25 +1,1399 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stria RAID5 and RAID6 (work in progress).
+ * stria RAID5 and RAID6: reads, parity writes, degraded mode.
+ *
+ * The queue's chunk_sectors limit is one stripe's data (stria_limits() via
+ * stria_raid56_limits()), so a request never crosses a stripe.
+ *
+ * Reads go straight to the members that hold the data, as on RAID0: one
+ * clone per chunk the request touches, no stripe cache. A chunk on a failed
+ * member is rebuilt from the others by a stripe operation (below). A read
+ * that fails on a member marks it failed and the request is queued again,
+ * so it is then rebuilt.
+ *
+ * Writes are cut into stripe operations ("sops"): one stripe, one slice of
+ * at most STRIA_R56_SLICE_SECTORS columns. Parity column x depends only on
+ * column x of the data chunks, so slices are independent, and a sop needs a
+ * bounded amount of memory whatever the chunk size. A sop:
+ *
+ * 1. takes its (stripe, slice) lock from the array's hashed lock table. When
+ *    another sop holds it, it queues itself on that sop and is resumed by
+ *    the completion that releases the lock; the table's bucket spinlock is
+ *    held only to look the key up;
+ * 2. plans each column segment with stria_parity_plan(): full-stripe (no
+ *    reads), read-modify-write or reconstruct-write, whichever reads less,
+ *    or a degraded write when a member has failed;
+ * 3. takes its pages from a per-CPU cache, the page allocator, or, when
+ *    both fail, the array's page mempool, which holds one sop's worth and
+ *    which one sop at a time may wait on: a write never fails for memory;
+ * 4. reads what the plan needs and, when the reads are back, continues in a
+ *    work item on the submitting CPU's bound workqueue (parity must not run
+ *    in a member's interrupt handler); with nothing to read (full-stripe
+ *    writes) it goes on at once, in queue_rq(), on the submitting CPU;
+ * 5. copies the new data in, computes P (xor_blocks) and Q (raid6_pq),
+ *    writes data and parity, with FUA when the request has it;
+ * 6. when the writes are back, releases its pages and its lock, resumes the
+ *    next sop waiting for the lock, and drops its reference on the request.
+ *
+ * Degraded: a failed member gets no I/O. Its data is rebuilt from the other
+ * members (P by XOR; raid6_datap_recov()/raid6_2data_recov() when P or a
+ * second data chunk is gone too). A degraded write reads what it needs to
+ * rebuild the old data of failed members it does not overwrite, computes
+ * the parity of the whole new stripe, and writes the surviving members. With
+ * more members failed than the level tolerates, I/O that needs a failed
+ * member fails with EIO.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/blk-mq.h>
+#include <linux/hash.h>
+#include <linux/highmem.h>
+#include <linux/local_lock.h>
+#include <linux/log2.h>
+#include <linux/mempool.h>
+#include <linux/mm.h>
+#include <linux/raid/pq.h>
+#include <linux/raid/xor.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "stria.h"
+#include "parity_plan.h"
+#include "trace.h"
+
+#define STRIA_R56_SLICE_SECTORS	128U	/* 64 KiB of columns per sop */
+#define STRIA_R56_PAGE_SECTORS	(PAGE_SIZE >> SECTOR_SHIFT)
+#define STRIA_R56_CACHE_PAGES	64U	/* per CPU */
+#define STRIA_R56_BUCKETS_PER_CPU 64U
+#define STRIA_R56_MAX_IO_SECTORS 16384U	/* 8 MiB: largest request */
+
+
+/* the two buffers a member has in a sop */
+#define STRIA_R56_NEW	0U	/* data to write, or the new parity */
+#define STRIA_R56_OLD	1U	/* what was read from the member */
+
+/* a page slot planned but not yet allocated */
+#define STRIA_R56_WANTED	((struct page *)1UL)
+
+static const char *const stria_r56_method_names[STRIA_PARITY_METHODS] = {
+	"full_stripe", "rmw", "rcw", "degraded_write", "degraded_read",
+};
+
+/**
+ * struct stria_r56_stats - per-CPU RAID5/6 counters
+ * @ops: stripe segments by method (full, rmw, rcw, degraded write/read)
+ * @member_reads: member reads issued by stripe operations
+ * @lock_waits: sops that found their stripe busy and waited
+ * @read_retries: requests queued again after a member read failed
+ */
+struct stria_r56_stats {
+	u64 ops[STRIA_PARITY_METHODS];
+	u64 member_reads;
+	u64 lock_waits;
+	u64 read_retries;
+};
+
+/**
+ * struct stria_r56_pcache - a CPU's free pages
+ * @lock: protects the rest; pages are returned from completions too
+ * @nr: pages in @pages
+ * @pages: the pages
+ */
+struct stria_r56_pcache {
+	local_lock_t lock;
+	unsigned int nr;
+	struct page *pages[STRIA_R56_CACHE_PAGES];
+};
+
+/**
+ * struct stria_r56_bucket - one entry of the stripe lock table
+ * @lock: protects @busy; held only to look up, add or remove a key
+ * @busy: sops holding a stripe lock whose key hashes here
+ */
+struct stria_r56_bucket {
+	spinlock_t lock;
+	struct hlist_head busy;
+} ____cacheline_aligned_in_smp;
+
+/**
+ * struct stria_raid56 - RAID5/6 state of an array
+ * @a: the array
+ * @nd: data chunks per stripe
+ * @np: parity chunks per stripe
+ * @slice: columns per sop, in sectors
+ * @slice_pages: pages per member buffer of a sop
+ * @nr_slices: sops per stripe
+ * @rmw_ok: read-modify-write is available (RAID6: xor_syndrome exists)
+ * @bucket_bits: log2 of the number of buckets
+ * @buckets: the stripe lock table, on the array's node
+ * @wq: bound per-CPU workqueue continuing sops after their reads
+ * @sop_size: bytes of a sop with its arrays
+ * @sop_pool: sops, one reserved
+ * @page_pool: pages, one sop's worth reserved
+ * @reserve_lock: one sop at a time allocates from @page_pool's reserve
+ * @pcache: per-CPU free pages
+ * @stats: per-CPU counters
+ */
+struct stria_raid56 {
+	struct stria_array *a;
+	u32 nd;
+	u32 np;
+	u32 slice;
+	u32 slice_pages;
+	u32 nr_slices;
+	bool rmw_ok;
+	u32 bucket_bits;
+	struct stria_r56_bucket *buckets;
+	struct workqueue_struct *wq;
+	size_t sop_size;
+	mempool_t *sop_pool;
+	mempool_t *page_pool;
+	struct mutex reserve_lock;
+	struct stria_r56_pcache __percpu *pcache;
+	struct stria_r56_stats __percpu *stats;
+};
+
+enum stria_sop_phase {
+	STRIA_SOP_LOCK_WAIT,
+	STRIA_SOP_READING,
+	STRIA_SOP_WRITING,
+};
+
+/**
+ * struct stria_sop - one stripe operation
+ * @r: the array's RAID5/6 state
+ * @rq: the request it serves; holds a reference on it
+ * @hnode: in the lock table while it holds its stripe lock
+ * @waiters: sops waiting for this one's stripe lock, in arrival order
+ * @wait_entry: in the holder's @waiters while waiting
+ * @work: continues the sop in process context
+ * @key: lock key, stripe and slice
+ * @stripe: stripe number
+ * @cpu: the submitting CPU; work runs there
+ * @phase: what @work does next
+ * @write: a write (else a degraded read)
+ * @lo: first column of the slice; buffers start there
+ * @p: member holding P
+ * @q: member holding Q, STRIA_GEOM_NONE on RAID5
+ * @nsegs: entries in @segs
+ * @segs: the plan, column segments
+ * @pending: bios in flight
+ * @status: error to end the request with
+ * @retry: a member read failed; plan again without it
+ * @ranges: per data index, columns written (write) or wanted (read)
+ * @dmember: per data index, its member
+ * @slot: per data index, its syndrome slot
+ * @pages: [2][members][slice_pages] buffer pages, STRIA_R56_NEW/OLD
+ */
+struct stria_sop {
+	struct stria_raid56 *r;
+	struct request *rq;
+	struct hlist_node hnode;
+	struct list_head waiters;
+	struct list_head wait_entry;
+	struct work_struct work;
+	u64 key;
+	u64 stripe;
+	int cpu;
+	enum stria_sop_phase phase;
+	bool write;
+	u32 lo;
+	u32 p;
+	u32 q;
+	u32 nsegs;
+	struct stria_parity_seg segs[STRIA_PARITY_ROW_SEGS];
+	atomic_t pending;
+	blk_status_t status;
+	bool retry;
+	struct stria_range *ranges;
+	u32 *dmember;
+	u32 *slot;
+	struct page **pages;
+};
+
+static void stria_sop_run(struct stria_sop *sop);
+
+static inline struct stria_member *stria_sop_member(struct stria_sop *sop,
+						    u32 m)
+{
+	return &sop->r->a->members[m];
+}
+
+static inline bool stria_member_failed(const struct stria_member *m)
+{
+	return READ_ONCE(m->state) == STRIA_STATE_FAILED;
+}
+
+static inline struct page **stria_sop_slot(struct stria_sop *sop, u32 which,
+					   u32 m, u32 k)
+{
+	struct stria_raid56 *r = sop->r;
+
+	return &sop->pages[(which * r->a->nr_members + m) * r->slice_pages + k];
+}
+
+/* Address of column @col of member @m's buffer @which (allocated). */
+static inline void *stria_sop_addr(struct stria_sop *sop, u32 which, u32 m,
+				   u32 col)
+{
+	u32 rel = col - sop->lo;
+
+	return page_address(*stria_sop_slot(sop, which, m,
+					    rel / STRIA_R56_PAGE_SECTORS)) +
+	       ((rel % STRIA_R56_PAGE_SECTORS) << SECTOR_SHIFT);
+}
+
+/* End of the piece of [@col, @end) that stays within one buffer page. */
+static inline u32 stria_sop_piece_end(struct stria_sop *sop, u32 col,
+				      u32 end)
+{
+	u32 rel = col - sop->lo;
+	u32 next = col + STRIA_R56_PAGE_SECTORS - rel % STRIA_R56_PAGE_SECTORS;
+
+	return min(next, end);
+}
+
+/* ---- pages ------------------------------------------------------------ */
+
+static struct page *stria_r56_page_get(struct stria_raid56 *r)
+{
+	struct stria_r56_pcache *pc;
+	struct page *pg = NULL;
+	unsigned long flags;
+
+	local_lock_irqsave(&r->pcache->lock, flags);
+	pc = this_cpu_ptr(r->pcache);
+	if (pc->nr)
+		pg = pc->pages[--pc->nr];
+	local_unlock_irqrestore(&r->pcache->lock, flags);
+	if (pg)
+		return pg;
+	return alloc_pages_node(r->a->node,
+				GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN, 0);
+}
+
+/* Any context. Refills the reserve first, then this CPU's cache. */
+static void stria_r56_page_put(struct stria_raid56 *r, struct page *pg)
+{
+	struct stria_r56_pcache *pc;
+	unsigned long flags;
+
+	if (READ_ONCE(r->page_pool->curr_nr) < r->page_pool->min_nr) {
+		mempool_free(pg, r->page_pool);
+		return;
+	}
+	local_lock_irqsave(&r->pcache->lock, flags);
+	pc = this_cpu_ptr(r->pcache);
+	if (pc->nr < STRIA_R56_CACHE_PAGES) {
+		pc->pages[pc->nr++] = pg;
+		pg = NULL;
+	}
+	local_unlock_irqrestore(&r->pcache->lock, flags);
+	if (pg)
+		__free_page(pg);
+}
+
+/* Plan buffer @which of member @m to cover columns [@s, @e). */
+static void stria_sop_want(struct stria_sop *sop, u32 which, u32 m, u32 s,
+			   u32 e)
+{
+	u32 k;
+
+	if (s >= e)
+		return;
+	for (k = (s - sop->lo) / STRIA_R56_PAGE_SECTORS;
+	     k <= (e - 1 - sop->lo) / STRIA_R56_PAGE_SECTORS; k++) {
+		struct page **slot = stria_sop_slot(sop, which, m, k);
+
+		if (!*slot)
+			*slot = STRIA_R56_WANTED;
+	}
+}
+
+/*
+ * Allocate every planned page. Process context. When the cache and the
+ * page allocator both fail, the rest comes from the reserve, which one sop
+ * at a time may wait on: the sops in flight give their pages back to it
+ * first, so the one waiting always gets its share.
+ */
+static void stria_sop_alloc_pages(struct stria_sop *sop)
+{
+	struct stria_raid56 *r = sop->r;
+	u32 i, total = 2 * r->a->nr_members * r->slice_pages;
+	bool reserve = false;
+
+	for (i = 0; i < total; i++) {
+		struct page *pg;
+
+		if (sop->pages[i] != STRIA_R56_WANTED)
+			continue;
+		pg = reserve ? NULL : stria_r56_page_get(r);
+		if (!pg) {
+			if (!reserve) {
+				mutex_lock(&r->reserve_lock);
+				reserve = true;
+			}
+			pg = mempool_alloc(r->page_pool, GFP_NOIO);
+		}
+		sop->pages[i] = pg;
+	}
+	if (reserve)
+		mutex_unlock(&r->reserve_lock);
+}
+
+static void stria_sop_free_pages(struct stria_sop *sop)
+{
+	struct stria_raid56 *r = sop->r;
+	u32 i, total = 2 * r->a->nr_members * r->slice_pages;
+
+	for (i = 0; i < total; i++) {
+		if (sop->pages[i] && sop->pages[i] != STRIA_R56_WANTED)
+			stria_r56_page_put(r, sop->pages[i]);
+		sop->pages[i] = NULL;
+	}
+}
+
+/* ---- copies between the request and the buffers ----------------------- */
+
+/*
+ * Copy columns [@s, @e) of data index @i between the request and member
+ * buffer @which: into the buffer when @to_buf, else into the request.
+ */
+static void stria_sop_copy(struct stria_sop *sop, u32 which, u32 i, u32 s,
+			   u32 e, bool to_buf)
+{
+	struct stria_raid56 *r = sop->r;
+	struct request *rq = sop->rq;
+	u32 chunk_shift = r->a->geom.chunk_shift;
+	u32 m = sop->dmember[i];
+	u64 first = ((sop->stripe * r->nd + i) << chunk_shift) + s;
+	u64 want = (first - blk_rq_pos(rq)) << SECTOR_SHIFT;
+	u64 left = (u64)(e - s) << SECTOR_SHIFT, pos = 0;
+	u32 col = s, coloff = 0;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	struct bio *bio;
+
+	__rq_for_each_bio(bio, rq) {
+		if (pos + bio->bi_iter.bi_size <= want) {
+			pos += bio->bi_iter.bi_size;
+			continue;
+		}
+		bio_for_each_segment(bv, bio, iter) {
+			u32 boff = 0;
+
+			if (pos + bv.bv_len <= want) {
+				pos += bv.bv_len;
+				continue;
+			}
+			if (pos < want)
+				boff = want - pos;
+			while (boff < bv.bv_len && left) {
+				u32 pend = stria_sop_piece_end(sop, col, e);
+				u32 room = ((pend - col) << SECTOR_SHIFT) -
+					   coloff;
+				u32 n = min3(room, bv.bv_len - boff,
+					     (u32)left);
+				void *buf = stria_sop_addr(sop, which, m, col) +
+					    coloff;
+
+				if (to_buf)
+					memcpy_from_page(buf, bv.bv_page,
+							 bv.bv_offset + boff,
+							 n);
+				else
+					memcpy_to_page(bv.bv_page,
+						       bv.bv_offset + boff,
+						       buf, n);
+				boff += n;
+				left -= n;
+				coloff += n;
+				if (coloff == (pend - col) << SECTOR_SHIFT) {
+					col = pend;
+					coloff = 0;
+				}
+			}
+			pos += bv.bv_len;
+			want = pos;
+			if (!left)
+				return;
+		}
+	}
+}
+
+/* ---- parity ----------------------------------------------------------- */
+
+/* dest ^= srcs[0] ^ ... ^ srcs[count - 1] */
+static void stria_xor(void *dest, void **srcs, u32 count, u32 bytes)
+{
+	while (count) {
+		u32 n = min_t(u32, count, MAX_XOR_BLOCKS);
+
+		xor_blocks(n, bytes, dest, srcs);
+		srcs += n;
+		count -= n;
+	}
+}
+
+/*
+ * Data chunk @i over one piece: the new data where the segment writes it,
+ * else what was read (or rebuilt) there.
+ */
+static void *stria_sop_data(struct stria_sop *sop, u32 i, u32 col,
+			    u64 written)
+{
+	return stria_sop_addr(sop, written & (1ULL << i) ? STRIA_R56_NEW :
+			      STRIA_R56_OLD, sop->dmember[i], col);
+}
+
+/* P and Q of columns [@s, @e) from all the data: full, RCW, degraded. */
+static void stria_sop_gen(struct stria_sop *sop, u32 s, u32 e, u64 written)
+{
+	struct stria_raid56 *r = sop->r;
+	u32 n = r->a->nr_members, i, col, pend;
+	void *ptrs[STRIA_GEOM_MAX_MEMBERS];
+
+	for (col = s; col < e; col = pend) {
+		u32 bytes;
+
+		pend = stria_sop_piece_end(sop, col, e);
+		bytes = (pend - col) << SECTOR_SHIFT;
+		for (i = 0; i < r->nd; i++)
+			ptrs[sop->slot[i]] = stria_sop_data(sop, i, col,
+							    written);
+		ptrs[r->nd] = stria_sop_addr(sop, STRIA_R56_NEW, sop->p, col);
+		if (r->np == 1) {
+			memcpy(ptrs[r->nd], ptrs[0], bytes);
+			stria_xor(ptrs[r->nd], ptrs + 1, r->nd - 1, bytes);
+			continue;
+		}
+		ptrs[r->nd + 1] = stria_sop_addr(sop, STRIA_R56_NEW, sop->q,
+						 col);
+		raid6_call.gen_syndrome(n, bytes, ptrs);
+	}
+}
+
+/* New P and Q of columns [@s, @e) from the old ones: read-modify-write. */
+static void stria_sop_rmw(struct stria_sop *sop, u32 s, u32 e, u64 written)
+{
+	struct stria_raid56 *r = sop->r;
+	u32 n = r->a->nr_members, i, col, pend, first = ~0U, last = 0;
+	void *ptrs[STRIA_GEOM_MAX_MEMBERS];
+
+	for (i = 0; i < r->nd; i++) {
+		if (!(written & (1ULL << i)))
+			continue;
+		first = min(first, sop->slot[i]);
+		last = max(last, sop->slot[i]);
+	}
+	for (col = s; col < e; col = pend) {
+		void *pp, *qq;
+		u32 bytes, c = 0;
+
+		pend = stria_sop_piece_end(sop, col, e);
+		bytes = (pend - col) << SECTOR_SHIFT;
+		pp = stria_sop_addr(sop, STRIA_R56_NEW, sop->p, col);
+		memcpy(pp, stria_sop_addr(sop, STRIA_R56_OLD, sop->p, col),
+		       bytes);
+		if (r->np == 1) {
+			for (i = 0; i < r->nd; i++) {
+				if (!(written & (1ULL << i)))
+					continue;
+				ptrs[c++] = stria_sop_addr(sop, STRIA_R56_OLD,
+							   sop->dmember[i],
+							   col);
+				ptrs[c++] = stria_sop_addr(sop, STRIA_R56_NEW,
+							   sop->dmember[i],
+							   col);
+			}
+			stria_xor(pp, ptrs, c, bytes);
+			continue;
+		}
+		qq = stria_sop_addr(sop, STRIA_R56_NEW, sop->q, col);
+		memcpy(qq, stria_sop_addr(sop, STRIA_R56_OLD, sop->q, col),
+		       bytes);
+		/* P, Q ^= syndrome(old data), then ^= syndrome(new data) */
+		for (i = 0; i < r->nd; i++)
+			ptrs[sop->slot[i]] = (void *)raid6_empty_zero_page;
+		ptrs[r->nd] = pp;
+		ptrs[r->nd + 1] = qq;
+		for (c = 0; c < 2; c++) {
+			for (i = 0; i < r->nd; i++)
+				if (written & (1ULL << i))
+					ptrs[sop->slot[i]] =
+						stria_sop_addr(sop, c ?
+							STRIA_R56_NEW :
+							STRIA_R56_OLD,
+							sop->dmember[i], col);
+			raid6_call.xor_syndrome(n, first, last, bytes, ptrs);
+		}
+	}
+}
+
+/* Data indexes on failed members, up to two; returns how many. */
+static u32 stria_sop_failed_data(struct stria_sop *sop, u32 *fd)
+{
+	u32 i, nfd = 0;
+
+	for (i = 0; i < sop->r->nd && nfd < 2; i++)
+		if (stria_member_failed(stria_sop_member(sop, sop->dmember[i])))
+			fd[nfd++] = i;
+	return nfd;
+}
+
+/*
+ * Rebuild the old data of the failed data members over [@s, @e) into their
+ * OLD buffers, from the OLD buffers of the others. The caller read every
+ * surviving member there.
+ */
+static void stria_sop_rebuild(struct stria_sop *sop, u32 s, u32 e)
+{
+	struct stria_raid56 *r = sop->r;
+	u32 n = r->a->nr_members, i, col, pend, fd[2], nfd, c;
+	bool p_ok = !stria_member_failed(stria_sop_member(sop, sop->p));
+	void *ptrs[STRIA_GEOM_MAX_MEMBERS];
+
+	nfd = stria_sop_failed_data(sop, fd);
+	if (!nfd)
+		return;
+	for (col = s; col < e; col = pend) {
+		u32 bytes;
+
+		pend = stria_sop_piece_end(sop, col, e);
+		bytes = (pend - col) << SECTOR_SHIFT;
+		if (nfd == 1 && p_ok) {
+			void *dest = stria_sop_addr(sop, STRIA_R56_OLD,
+						    sop->dmember[fd[0]], col);
+
+			memcpy(dest, stria_sop_addr(sop, STRIA_R56_OLD, sop->p,
+						    col), bytes);
+			for (i = 0, c = 0; i < r->nd; i++)
+				if (i != fd[0])
+					ptrs[c++] = stria_sop_addr(sop,
+						STRIA_R56_OLD, sop->dmember[i],
+						col);
+			stria_xor(dest, ptrs, c, bytes);
+			continue;
+		}
+		for (i = 0; i < r->nd; i++)
+			ptrs[sop->slot[i]] = stria_sop_addr(sop, STRIA_R56_OLD,
+							    sop->dmember[i],
+							    col);
+		/* a failed P's OLD buffer is scratch for the recovery */
+		ptrs[r->nd] = stria_sop_addr(sop, STRIA_R56_OLD, sop->p, col);
+		ptrs[r->nd + 1] = stria_sop_addr(sop, STRIA_R56_OLD, sop->q,
+						 col);
+		if (nfd == 1) {
+			raid6_datap_recov(n, bytes, sop->slot[fd[0]], ptrs);
+		} else {
+			u32 a = sop->slot[fd[0]], b = sop->slot[fd[1]];
+
+			raid6_2data_recov(n, bytes, min(a, b), max(a, b),
+					  ptrs);
+		}
+	}
+}
+
+/* ---- planning --------------------------------------------------------- */
+
+/* Does segment @sg need the old data of a failed member it does not write? */
+static bool stria_seg_needs_rebuild(struct stria_sop *sop,
+				    const struct stria_parity_seg *sg)
+{
+	u32 fd[2], nfd = stria_sop_failed_data(sop, fd), k;
+
+	for (k = 0; k < nfd; k++)
+		if (!(sg->written & (1ULL << fd[k])))
+			return true;
+	return false;
+}
+
+/*
+ * Members segment @sg reads, by bit: RMW the written data and the parity,
+ * RCW the data not written, a degraded write what it needs to rebuild, a
+ * degraded read every surviving member but an unneeded Q.
+ */
+static u64 stria_seg_reads(struct stria_sop *sop,
+			   const struct stria_parity_seg *sg)
+{
+	struct stria_raid56 *r = sop->r;
+	u32 n = r->a->nr_members, i, fd[2];
+	u64 mask = 0;
+
+	switch (sg->method) {
+	case STRIA_PARITY_RMW:
+		mask = 1ULL << sop->p;
+		if (r->np == 2)
+			mask |= 1ULL << sop->q;
+		fallthrough;
+	case STRIA_PARITY_RCW:
+		for (i = 0; i < r->nd; i++)
+			if (sg->read & (1ULL << i))
+				mask |= 1ULL << sop->dmember[i];
+		return mask;
+	case STRIA_PARITY_DEGRADED_WRITE:
+		if (!stria_seg_needs_rebuild(sop, sg)) {
+			for (i = 0; i < r->nd; i++)
+				if (!(sg->written & (1ULL << i)))
+					mask |= 1ULL << sop->dmember[i];
+			break;
+		}
+		fallthrough;
+	case STRIA_PARITY_DEGRADED_READ:
+		mask = n == 64 ? ~0ULL : (1ULL << n) - 1;
+		/* one lost data chunk and P: P rebuilds it, Q is not needed */
+		if (r->np == 2 && stria_sop_failed_data(sop, fd) == 1 &&
+		    !stria_member_failed(stria_sop_member(sop, sop->p)))
+			mask &= ~(1ULL << sop->q);
+		break;
+	default:
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (stria_member_failed(stria_sop_member(sop, i)))
+			mask &= ~(1ULL << i);
+	return mask;
+}
+
+static void stria_sop_plan(struct stria_sop *sop, bool degraded)
+{
+	struct stria_raid56 *r = sop->r;
+	struct stria_parity_seg *sg;
+	u32 k, i;
+
+	if (!sop->write) {
+		/* one segment: the wanted columns of the one lost chunk */
+		for (i = 0; i < r->nd; i++)
+			if (sop->ranges[i].start < sop->ranges[i].end)
+				break;
+		sg = &sop->segs[0];
+		sg->start = sop->ranges[i].start;
+		sg->end = sop->ranges[i].end;
+		sg->written = 0;
+		sg->read = 0;
+		sg->method = STRIA_PARITY_DEGRADED_READ;
+		sop->nsegs = 1;
+	} else {
+		sop->nsegs = stria_parity_plan(r->nd, r->np,
+					       r->rmw_ok && !degraded,
+					       sop->ranges, sop->segs,
+					       STRIA_PARITY_ROW_SEGS);
+		if (WARN_ON_ONCE(sop->nsegs > STRIA_PARITY_ROW_SEGS))
+			sop->nsegs = STRIA_PARITY_ROW_SEGS;
+		if (degraded)
+			for (k = 0; k < sop->nsegs; k++)
+				sop->segs[k].method = STRIA_PARITY_DEGRADED_WRITE;
+	}
+}
+
+/* ---- I/O -------------------------------------------------------------- */
+
+static void stria_sop_done(struct stria_sop *sop);
+
+static void stria_sop_endio(struct bio *bio)
+{
+	struct stria_sop *sop = bio->bi_private;
+	struct stria_member *m = container_of(bio, struct stria_clone,
+					      bio)->member;
+	blk_status_t st = bio->bi_status;
+
+	if (unlikely(st)) {
+		if (!stria_member_io_error(m, st))
+			sop->status = st;
+		else if (!op_is_write(bio_op(bio)))
+			WRITE_ONCE(sop->retry, true);
+	}
+	bio_put(bio);
+	if (!atomic_dec_and_test(&sop->pending))
+		return;
+	if (sop->phase == STRIA_SOP_READING)
+		queue_work_on(sop->cpu, sop->r->wq, &sop->work);
+	else
+		stria_sop_done(sop);
+}
+
+/*
+ * A bio for columns [@s, @e) of member @m from or to its buffer @which.
+ * Process context; never fails.
+ */
+static struct bio *stria_sop_bio(struct stria_sop *sop, u32 which, u32 m,
+				 u32 s, u32 e, stria_opf_t opf)
+{
+	struct stria_array *a = sop->r->a;
+	struct stria_member *mem = stria_sop_member(sop, m);
+	u32 nr = (e - s + STRIA_R56_PAGE_SECTORS - 1) /
+		 STRIA_R56_PAGE_SECTORS + 1, col, pend;
+	struct bio *bio;
+
+	bio = stria_bio_alloc_bioset(mem->dev.bdev, nr, opf, GFP_NOIO,
+				     &a->bioset);
+	container_of(bio, struct stria_clone, bio)->member = mem;
+	container_of(bio, struct stria_clone, bio)->rq = sop->rq;
+	bio->bi_iter.bi_sector = a->data_offset +
+				 (sop->stripe << a->geom.chunk_shift) + s;
+	bio->bi_private = sop;
+	bio->bi_end_io = stria_sop_endio;
+	for (col = s; col < e; col = pend) {
+		u32 rel = col - sop->lo;
+		u32 len;
+
+		pend = stria_sop_piece_end(sop, col, e);
+		len = (pend - col) << SECTOR_SHIFT;
+		if (WARN_ON_ONCE(bio_add_page(bio,
+				*stria_sop_slot(sop, which, m,
+						rel / STRIA_R56_PAGE_SECTORS),
+				len, (rel % STRIA_R56_PAGE_SECTORS) <<
+				SECTOR_SHIFT) != len)) {
+			bio->bi_status = BLK_STS_RESOURCE;
+			break;
+		}
+	}
+	return bio;
+}
+
+/*
+ * Add bios for the columns of every segment in @masks[k] to @list, one per
+ * run of consecutive segments a member takes part in.
+ */
+static u32 stria_sop_bios(struct stria_sop *sop, const u64 *masks,
+			  u32 which, stria_opf_t opf, struct bio_list *list)
+{
+	u32 n = sop->r->a->nr_members, m, k, count = 0;
+
+	for (m = 0; m < n; m++) {
+		for (k = 0; k < sop->nsegs; k++) {
+			u32 s = sop->segs[k].start, e = sop->segs[k].end;
+
+			if (!(masks[k] & (1ULL << m)))
+				continue;
+			while (k + 1 < sop->nsegs &&
+			       (masks[k + 1] & (1ULL << m)) &&
+			       sop->segs[k + 1].start == e)
+				e = sop->segs[++k].end;
+			bio_list_add(list, stria_sop_bio(sop, which, m, s, e,
+							 opf));
+			count++;
+		}
+	}
+	return count;
+}
+
+static void stria_sop_submit(struct stria_sop *sop, struct bio_list *list,
+			     u32 count)
+{
+	struct bio *bio;
+
+	atomic_set(&sop->pending, count);
+	while ((bio = bio_list_pop(list))) {
+		if (unlikely(bio->bi_status))
+			bio_endio(bio);
+		else
+			stria_bio_submit(bio);
+	}
+}
+
+/* Members written in segment @sg: the data it writes and the parity. */
+static u64 stria_seg_writes(struct stria_sop *sop,
+			    const struct stria_parity_seg *sg)
+{
+	u32 i;
+	u64 mask = 1ULL << sop->p;
+
+	if (sop->r->np == 2)
+		mask |= 1ULL << sop->q;
+	for (i = 0; i < sop->r->nd; i++)
+		if (sg->written & (1ULL << i))
+			mask |= 1ULL << sop->dmember[i];
+	return mask;
+}
+
+/* Reads are back (or none were needed): compute, then write. */
+static void stria_sop_compute_write(struct stria_sop *sop)
+{
+	struct stria_raid56 *r = sop->r;
+	struct stria_array *a = r->a;
+	stria_opf_t opf = REQ_OP_WRITE |
+			  (sop->rq->cmd_flags & (REQ_FUA | REQ_SYNC));
+	u64 masks[STRIA_PARITY_ROW_SEGS];
+	struct bio_list list = BIO_EMPTY_LIST;
+	u32 k, i, n = a->nr_members, count;
+
+	for (k = 0; k < sop->nsegs; k++) {
+		struct stria_parity_seg *sg = &sop->segs[k];
+
+		switch (sg->method) {
+		case STRIA_PARITY_RMW:
+			stria_sop_rmw(sop, sg->start, sg->end, sg->written);
+			break;
+		case STRIA_PARITY_DEGRADED_WRITE:
+			if (stria_seg_needs_rebuild(sop, sg))
+				stria_sop_rebuild(sop, sg->start, sg->end);
+			fallthrough;
+		default:
+			stria_sop_gen(sop, sg->start, sg->end, sg->written);
+			break;
+		}
+		masks[k] = stria_seg_writes(sop, sg);
+		for (i = 0; i < n; i++)
+			if (stria_member_failed(stria_sop_member(sop, i)))
+				masks[k] &= ~(1ULL << i);
+	}
+	count = stria_sop_bios(sop, masks, STRIA_R56_NEW, opf, &list);
+	sop->phase = STRIA_SOP_WRITING;
+	if (!count) {
+		stria_sop_done(sop);
+		return;
+	}
+	stria_sop_submit(sop, &list, count);
+}
+
+/* The reads are back, or none were needed. Process context. */
+static void stria_sop_after_reads(struct stria_sop *sop)
+{
+	struct stria_raid56 *r = sop->r;
+	u32 i;
+
+	if (READ_ONCE(sop->retry) && !sop->status) {
+		/* a member failed under us: plan again around it */
+		sop->retry = false;
+		this_cpu_inc(r->stats->read_retries);
+		stria_sop_free_pages(sop);
+		stria_sop_run(sop);
+		return;
+	}
+	if (sop->status) {
+		stria_sop_done(sop);
+		return;
+	}
+	if (sop->write) {
+		stria_sop_compute_write(sop);
+		return;
+	}
+	stria_sop_rebuild(sop, sop->segs[0].start, sop->segs[0].end);
+	for (i = 0; i < r->nd; i++)
+		if (sop->ranges[i].start < sop->ranges[i].end)
+			stria_sop_copy(sop, STRIA_R56_OLD, i,
+				       sop->ranges[i].start,
+				       sop->ranges[i].end, false);
+	stria_sop_done(sop);
+}
+
+/* Work: a sop's stripe lock came free, or its reads are back. */
+static void stria_sop_work(struct work_struct *work)
+{
+	struct stria_sop *sop = container_of(work, struct stria_sop, work);
+
+	if (sop->phase == STRIA_SOP_LOCK_WAIT)
+		stria_sop_run(sop);
+	else
+		stria_sop_after_reads(sop);
+}
+
+/*
+ * The sop holds its stripe lock: plan, allocate, read or go straight to the
+ * writes. Process context.
+ */
+static void stria_sop_run(struct stria_sop *sop)
+{
+	struct stria_raid56 *r = sop->r;
+	struct stria_array *a = r->a;
+	u32 nf = atomic_read(&a->nr_failed), k, i, count;
+	u64 masks[STRIA_PARITY_ROW_SEGS];
+	struct bio_list list = BIO_EMPTY_LIST;
+
+	if (sop->status)
+		goto done;
+	if (nf > r->np) {
+		sop->status = BLK_STS_IOERR;
+		goto done;
+	}
+	stria_sop_plan(sop, nf > 0);
+	for (k = 0; k < sop->nsegs; k++) {
+		struct stria_parity_seg *sg = &sop->segs[k];
+		u32 reads;
+
+		masks[k] = stria_seg_reads(sop, sg);
+		reads = hweight64(masks[k]);
+		this_cpu_inc(r->stats->ops[sg->method]);
+		trace_stria_stripe(a->index, sop->stripe, sg->start, sg->end,
+				   sg->method, reads);
+		/* every member's OLD buffer: what is read, or rebuilt */
+		for (i = 0; i < a->nr_members; i++)
+			if (masks[k] & (1ULL << i) ||
+			    (sg->method >= STRIA_PARITY_DEGRADED_WRITE &&
+			     stria_member_failed(stria_sop_member(sop, i))))
+				stria_sop_want(sop, STRIA_R56_OLD, i, sg->start,
+					       sg->end);
+		if (sop->write) {
+			stria_sop_want(sop, STRIA_R56_NEW, sop->p, sg->start,
+				       sg->end);
+			if (r->np == 2)
+				stria_sop_want(sop, STRIA_R56_NEW, sop->q,
+					       sg->start, sg->end);
+		}
+	}
+	if (sop->write)
+		for (i = 0; i < r->nd; i++)
+			stria_sop_want(sop, STRIA_R56_NEW, sop->dmember[i],
+				       sop->ranges[i].start,
+				       sop->ranges[i].end);
+	stria_sop_alloc_pages(sop);
+	if (sop->write)
+		for (i = 0; i < r->nd; i++)
+			if (sop->ranges[i].start < sop->ranges[i].end)
+				stria_sop_copy(sop, STRIA_R56_NEW, i,
+					       sop->ranges[i].start,
+					       sop->ranges[i].end, true);
+
+	count = stria_sop_bios(sop, masks, STRIA_R56_OLD, REQ_OP_READ, &list);
+	if (!count) {
+		stria_sop_after_reads(sop);
+		return;
+	}
+	this_cpu_add(r->stats->member_reads, count);
+	sop->phase = STRIA_SOP_READING;
+	stria_sop_submit(sop, &list, count);
+	return;
+
+done:
+	stria_sop_done(sop);
+}
+
+/* ---- the stripe lock -------------------------------------------------- */
+
+static struct stria_r56_bucket *stria_sop_bucket(struct stria_sop *sop)
+{
+	struct stria_raid56 *r = sop->r;
+
+	return &r->buckets[hash_64(sop->key, r->bucket_bits)];
+}
+
+/* Take the stripe lock and run, or wait on the sop that holds it. */
+static void stria_sop_start(struct stria_sop *sop)
+{
+	struct stria_r56_bucket *b = stria_sop_bucket(sop);
+	struct stria_sop *owner;
+	unsigned long flags;
+
+	spin_lock_irqsave(&b->lock, flags);
+	hlist_for_each_entry(owner, &b->busy, hnode) {
+		if (owner->key == sop->key) {
+			list_add_tail(&sop->wait_entry, &owner->waiters);
+			spin_unlock_irqrestore(&b->lock, flags);
+			this_cpu_inc(sop->r->stats->lock_waits);
+			return;
+		}
+	}
+	hlist_add_head(&sop->hnode, &b->busy);
+	spin_unlock_irqrestore(&b->lock, flags);
+	stria_sop_run(sop);
+}
+
+/* Release the stripe lock to the first waiter, which inherits the rest. */
+static void stria_sop_unlock(struct stria_sop *sop)
+{
+	struct stria_r56_bucket *b = stria_sop_bucket(sop);
+	struct stria_sop *next = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&b->lock, flags);
+	hlist_del(&sop->hnode);
+	if (!list_empty(&sop->waiters)) {
+		next = list_first_entry(&sop->waiters, struct stria_sop,
+					wait_entry);
+		list_del(&next->wait_entry);
+		list_splice_tail(&sop->waiters, &next->waiters);
+		hlist_add_head(&next->hnode, &b->busy);
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	if (next)
+		queue_work_on(next->cpu, sop->r->wq, &next->work);
+}
+
+/* Any context: the sop is over. */
+static void stria_sop_done(struct stria_sop *sop)
+{
+	struct stria_raid56 *r = sop->r;
+	struct request *rq = sop->rq;
+	blk_status_t st = sop->status;
+
+	if (!st && (u32)atomic_read(&r->a->nr_failed) > r->np)
+		st = BLK_STS_IOERR;
+	stria_sop_free_pages(sop);
+	stria_sop_unlock(sop);
+	mempool_free(sop, r->sop_pool);
+	stria_rq_put(rq, st);
+}
+
+/* A sop for slice @slice of stripe @stripe of @rq. Process context. */
+static struct stria_sop *stria_sop_alloc(struct stria_raid56 *r,
+					 struct request *rq, u64 stripe,
+					 u32 slice, bool write)
+{
+	struct stria_sop *sop = mempool_alloc(r->sop_pool, GFP_NOIO);
+	u32 i;
+
+	memset(sop, 0, r->sop_size);
+	sop->r = r;
+	sop->rq = rq;
+	INIT_LIST_HEAD(&sop->waiters);
+	INIT_LIST_HEAD(&sop->wait_entry);
+	INIT_WORK(&sop->work, stria_sop_work);
+	sop->stripe = stripe;
+	sop->key = stripe * r->nr_slices + slice;
+	sop->cpu = raw_smp_processor_id();
+	sop->write = write;
+	sop->lo = slice * r->slice;
+	sop->ranges = (struct stria_range *)(sop + 1);
+	sop->dmember = (u32 *)(sop->ranges + r->nd);
+	sop->slot = sop->dmember + r->nd;
+	sop->pages = (struct page **)ALIGN((unsigned long)(sop->slot + r->nd),
+					   sizeof(void *));
+	stria_raid56_parity_members(&r->a->geom, stripe, &sop->p, &sop->q);
+	for (i = 0; i < r->nd; i++) {
+		sop->dmember[i] = stria_raid56_data_member(&r->a->geom, stripe,
+							   i);
+		sop->slot[i] = stria_raid56_slot(&r->a->geom, stripe, i);
+	}
+	return sop;
+}
+
+/* ---- requests --------------------------------------------------------- */
+
+/*
+ * Columns of data index @i that [@off, @off + @len) (offsets within the
+ * stripe) covers within [@lo, @hi); empty when none.
+ */
+static struct stria_range stria_r56_cols(u32 chunk_shift, u32 i, u32 off,
+					 u32 len, u32 lo, u32 hi)
+{
+	u32 base = i << chunk_shift;
+	struct stria_range rg = { 0, 0 };
+	u32 s = max(off, base + lo), e = min(off + len, base + hi);
+
+	if (s < e) {
+		rg.start = s - base;
+		rg.end = e - base;
+	}
+	return rg;
+}
+
+/* The request's stripe and offset in it, or false if it crosses stripes. */
+static bool stria_r56_where(struct stria_array *a, struct request *rq,
+			    u64 *stripe, u32 *off)
+{
+	u32 len = blk_rq_sectors(rq);
+
+	*stripe = div_u64_rem(blk_rq_pos(rq), stria_geom_stripe_sectors(&a->geom),
+			      off);
+	/* chunk_sectors guarantees this; anything else is a block layer bug */
+	return !WARN_ON_ONCE(*off + len > stria_geom_stripe_sectors(&a->geom));
+}
+
+static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
+{
+	struct stria_raid56 *r = a->r56;
+	u32 off, len = blk_rq_sectors(rq), k, i, shift = a->geom.chunk_shift;
+	u64 stripe;
+
+	if (!stria_r56_where(a, rq, &stripe, &off))
+		return BLK_STS_IOERR;
+	stria_rq_begin(rq);
+	this_cpu_inc(a->stats->ios[1]);
+	this_cpu_add(a->stats->sectors[1], len);
+	for (k = 0; k < r->nr_slices; k++) {
+		u32 lo = k * r->slice, hi = lo + r->slice;
+		struct stria_sop *sop = NULL;
+
+		for (i = 0; i < r->nd; i++) {
+			struct stria_range rg = stria_r56_cols(shift, i, off,
+							       len, lo, hi);
+
+			if (rg.start == rg.end)
+				continue;
+			if (!sop)
+				sop = stria_sop_alloc(r, rq, stripe, k, true);
+			sop->ranges[i] = rg;
+		}
+		if (!sop)
+			continue;
+		stria_rq_get(rq);
+		stria_sop_start(sop);
+	}
+	stria_rq_put(rq, BLK_STS_OK);
+	return BLK_STS_OK;
+}
+
+/* Send the part of @rq at stripe offsets [@s, @e) to member @m. */
+static void stria_r56_read_direct(struct stria_array *a, struct request *rq,
+				  struct stria_member *m, u32 s, u32 e,
+				  u64 msector)
+{
+	u64 pos = blk_rq_pos(rq), want = pos + s, end = pos + e;
+	u64 bpos = pos;
+	struct bio *bio;
+
+	/* @s and @e count from the request's start here */
+	__rq_for_each_bio(bio, rq) {
+		u64 bend = bpos + bio_sectors(bio);
+		u64 bs = max(bpos, want), be = min(bend, end);
+
+		if (bs < be)
+			stria_clone_submit_part(a, rq, m, bio, bs - bpos,
+						be - bs, msector + (bs - want));
+		bpos = bend;
+	}
+}
+
+static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
+{
+	struct stria_raid56 *r = a->r56;
+	u32 off, len = blk_rq_sectors(rq), shift = a->geom.chunk_shift;
+	u32 chunk = 1U << shift, i, first, last;
+	u64 stripe;
+
+	if (!stria_r56_where(a, rq, &stripe, &off))
+		return BLK_STS_IOERR;
+	first = off >> shift;
+	last = (off + len - 1) >> shift;
+
+	/* the common case: one chunk on a working member, as on RAID0 */
+	if (first == last) {
+		u32 mi = stria_raid56_data_member(&a->geom, stripe, first);
+		struct stria_member *m = &a->members[mi];
+
+		if (!stria_member_failed(m)) {
+			struct bio_list clones = BIO_EMPTY_LIST;
+			u64 base = a->data_offset + (stripe << shift) +
+				   (off & (chunk - 1));
+			sector_t pos = blk_rq_pos(rq);
+			struct bio *bio;
+
+			__rq_for_each_bio(bio, rq) {
+				if (stria_clone_prepare(a, rq, m, bio,
+						base + (bio->bi_iter.bi_sector -
+							pos), &clones)) {
+					stria_clones_drop(&clones);
+					return BLK_STS_RESOURCE;
+				}
+			}
+			this_cpu_inc(a->stats->ios[0]);
+			this_cpu_add(a->stats->sectors[0], len);
+			stria_clones_submit(rq, &clones);
+			return BLK_STS_OK;
+		}
+	}
+
+	stria_rq_begin(rq);
+	this_cpu_inc(a->stats->ios[0]);
+	this_cpu_add(a->stats->sectors[0], len);
+	for (i = first; i <= last; i++) {
+		u32 mi = stria_raid56_data_member(&a->geom, stripe, i);
+		struct stria_member *m = &a->members[mi];
+		u32 s = max(off, i << shift), e = min(off + len, (i + 1) << shift);
+		u32 k;
+
+		if (!stria_member_failed(m)) {
+			stria_r56_read_direct(a, rq, m, s - off, e - off,
+					      a->data_offset +
+					      (stripe << shift) +
+					      (s & (chunk - 1)));
+			continue;
+		}
+		/* rebuild it, a slice at a time */
+		for (k = (s & (chunk - 1)) / r->slice;
+		     k * r->slice < ((e - 1) & (chunk - 1)) + 1; k++) {
+			struct stria_sop *sop;
+			struct stria_range rg = stria_r56_cols(shift, i, off,
+							       len, k * r->slice,
+							       (k + 1) *
+							       r->slice);
+
+			if (rg.start == rg.end)
+				continue;
+			sop = stria_sop_alloc(r, rq, stripe, k, false);
+			sop->ranges[i] = rg;
+			stria_rq_get(rq);
+			stria_sop_start(sop);
+		}
+	}
+	stria_rq_put(rq, BLK_STS_OK);
+	return BLK_STS_OK;
+}
 
 static blk_status_t stria_raid56_queue_rq(struct stria_array *a,
 					  struct request *rq)
 {
-	return BLK_STS_NOTSUPP;
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		return stria_r56_read(a, rq);
+	case REQ_OP_WRITE:
+		return stria_r56_write(a, rq);
+	default:
+		/* discard and write-zeroes would need parity updates */
+		return BLK_STS_NOTSUPP;
+	}
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static void stria_raid56_limits(struct stria_array *a,
+				struct queue_limits *lim)
+{
+	u32 stripe = stria_geom_stripe_sectors(&a->geom);
+	u32 io = min(stripe, STRIA_R56_MAX_IO_SECTORS);
+
+	/*
+	 * A request stays within one stripe and may fill it: members see
+	 * only bios stria builds (or clones they split to their own limits).
+	 */
+	lim->chunk_sectors = stripe;
+	lim->max_hw_sectors = io;
+	lim->max_sectors = io;
+	lim->max_segments = max_t(unsigned int, lim->max_segments,
+				  min_t(u32, io / STRIA_R56_PAGE_SECTORS + 1,
+					USHRT_MAX));
+	lim->io_opt = stripe << SECTOR_SHIFT;
+	lim->max_discard_sectors = 0;
+	lim->max_hw_discard_sectors = 0;
+	lim->discard_granularity = 0;
+	lim->max_write_zeroes_sectors = 0;
+}
+
+static void stria_raid56_exit(struct stria_array *a)
+{
+	struct stria_raid56 *r = a->r56;
+	int cpu;
+
+	if (!r)
+		return;
+	if (r->wq)
+		destroy_workqueue(r->wq);
+	if (r->pcache) {
+		for_each_possible_cpu(cpu) {
+			struct stria_r56_pcache *pc = per_cpu_ptr(r->pcache, cpu);
+
+			while (pc->nr)
+				__free_page(pc->pages[--pc->nr]);
+		}
+		free_percpu(r->pcache);
+	}
+	mempool_destroy(r->page_pool);
+	mempool_destroy(r->sop_pool);
+	free_percpu(r->stats);
+	kvfree(r->buckets);
+	kfree(r);
+	a->r56 = NULL;
+}
+
+static int stria_raid56_init(struct stria_array *a)
+{
+	u32 n = a->nr_members, chunk = 1U << a->geom.chunk_shift, i;
+	struct stria_raid56 *r;
+	int cpu;
+
+	r = kzalloc_node(sizeof(*r), GFP_KERNEL, a->node);
+	if (!r)
+		return -ENOMEM;
+	a->r56 = r;
+	r->a = a;
+	r->np = stria_geom_nr_parity(&a->geom);
+	r->nd = stria_geom_nr_data(&a->geom);
+	r->slice = min(chunk, STRIA_R56_SLICE_SECTORS);
+	r->slice_pages = DIV_ROUND_UP(r->slice, STRIA_R56_PAGE_SECTORS);
+	r->nr_slices = chunk / r->slice;
+	r->rmw_ok = r->np == 1 || raid6_call.xor_syndrome;
+	mutex_init(&r->reserve_lock);
+
+	r->bucket_bits = ilog2(roundup_pow_of_two(num_possible_cpus() *
+						  STRIA_R56_BUCKETS_PER_CPU));
+	r->buckets = kvzalloc_node(array_size(1U << r->bucket_bits,
+					      sizeof(*r->buckets)),
+				   GFP_KERNEL, a->node);
+	if (!r->buckets)
+		goto nomem;
+	for (i = 0; i < 1U << r->bucket_bits; i++) {
+		spin_lock_init(&r->buckets[i].lock);
+		INIT_HLIST_HEAD(&r->buckets[i].busy);
+	}
+
+	r->sop_size = ALIGN(sizeof(struct stria_sop) +
+			    r->nd * (sizeof(struct stria_range) +
+				     2 * sizeof(u32)), sizeof(void *)) +
+		      2 * n * r->slice_pages * sizeof(struct page *);
+	r->sop_pool = mempool_create_node(1, mempool_kmalloc, mempool_kfree,
+					  (void *)r->sop_size, GFP_KERNEL,
+					  a->node);
+	r->page_pool = mempool_create_node(2 * n * r->slice_pages,
+					   mempool_alloc_pages,
+					   mempool_free_pages, (void *)0,
+					   GFP_KERNEL, a->node);
+	r->pcache = alloc_percpu(struct stria_r56_pcache);
+	r->stats = alloc_percpu(struct stria_r56_stats);
+	if (!r->sop_pool || !r->page_pool || !r->pcache || !r->stats)
+		goto nomem;
+	for_each_possible_cpu(cpu)
+		local_lock_init(&per_cpu_ptr(r->pcache, cpu)->lock);
+	r->wq = alloc_workqueue("stria%d_r56", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
+				a->index);
+	if (!r->wq)
+		goto nomem;
+	return 0;
+
+nomem:
+	stria_raid56_exit(a);
+	return -ENOMEM;
+}
+
+/**
+ * stria_raid56_stats_show() - the RAID5/6 counters for sysfs
+ * @a: a RAID5 or RAID6 array
+ * @buf: sysfs page
+ *
+ * Return: bytes written.
+ */
+ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
+{
+	struct stria_r56_stats sum = {};
+	ssize_t len = 0;
+	int cpu;
+	u32 k;
+
+	for_each_possible_cpu(cpu) {
+		const struct stria_r56_stats *s = per_cpu_ptr(a->r56->stats,
+							      cpu);
+
+		for (k = 0; k < STRIA_PARITY_METHODS; k++)
+			sum.ops[k] += s->ops[k];
+		sum.member_reads += s->member_reads;
+		sum.lock_waits += s->lock_waits;
+		sum.read_retries += s->read_retries;
+	}
+	for (k = 0; k < STRIA_PARITY_METHODS; k++)
+		len += sysfs_emit_at(buf, len, "%s %llu\n",
+				     stria_r56_method_names[k], sum.ops[k]);
+	len += sysfs_emit_at(buf, len, "member_reads %llu\n",
+			     sum.member_reads);
+	len += sysfs_emit_at(buf, len, "lock_waits %llu\n", sum.lock_waits);
+	len += sysfs_emit_at(buf, len, "read_retries %llu\n",
+			     sum.read_retries);
+	return len;
 }
 
 const struct stria_level_ops stria_raid5_ops = {
 	.level		= 5,
 	.name		= "raid5",
 	.queue_rq	= stria_raid56_queue_rq,
+	.init		= stria_raid56_init,
+	.exit		= stria_raid56_exit,
+	.limits		= stria_raid56_limits,
 };
 
 const struct stria_level_ops stria_raid6_ops = {
 	.level		= 6,
 	.name		= "raid6",
 	.queue_rq	= stria_raid56_queue_rq,
+	.init		= stria_raid56_init,
+	.exit		= stria_raid56_exit,
+	.limits		= stria_raid56_limits,
 };

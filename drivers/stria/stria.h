@@ -8,6 +8,7 @@
 #include <linux/bio.h>
 #include <linux/blk-mq.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <linux/stria.h>
@@ -94,7 +95,7 @@ struct stria_raid56;
  * @geom: data geometry
  * @ops: level behaviour
  * @data_offset: start of the data area on every member, in sectors
- * @events: superblock event counter (stria_arrays_lock)
+ * @events: superblock event counter (written under @sb_lock)
  * @ctime: creation time, seconds since the epoch
  * @node: NUMA node of the tag set, queue and array memory
  * @stopping: set by stop under the disk's open_mutex; opens fail from then
@@ -106,6 +107,8 @@ struct stria_raid56;
  * @r56: RAID5/6 state (raid56.c), NULL on RAID0
  * @nr_failed: members in STRIA_STATE_FAILED
  * @sb_work: writes the superblocks after a member state change (array.c)
+ * @sb_lock: serialises superblock writes and @events, @sb_failed
+ * @sb_failed: failed-member bitmap (bit = role) the superblocks record
  * @nr_members: entries in @members
  * @members: the members, by role
  */
@@ -129,8 +132,22 @@ struct stria_array {
 	struct stria_raid56 *r56;
 	atomic_t nr_failed;
 	struct work_struct sb_work;
+	struct mutex sb_lock;
+	u64 sb_failed;
 	u32 nr_members;
 	struct stria_member members[];
+};
+
+/**
+ * struct stria_clone - a bio sent to a member on behalf of a request
+ * @rq: the array request
+ * @member: the member it goes to
+ * @bio: the bio itself; must be last (bio_set front_pad)
+ */
+struct stria_clone {
+	struct request *rq;
+	struct stria_member *member;
+	struct bio bio;
 };
 
 /**
@@ -170,6 +187,9 @@ extern struct list_head stria_arrays;
 int stria_array_start(struct stria_spec *spec, struct stria_array **out);
 int stria_array_stop(struct stria_array *a, char *msg);
 void stria_array_member_failed(struct stria_array *a);
+int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
+			    char *msg, u32 *role);
+u32 stria_array_state(const struct stria_array *a);
 struct stria_array *stria_array_find(const char *name, u32 index, bool next);
 void stria_array_stop_all(void);
 unsigned int stria_array_count(void);
@@ -195,11 +215,20 @@ int stria_clone_prepare_empty(struct stria_array *a, struct request *rq,
 void stria_clones_submit(struct request *rq, struct bio_list *clones);
 void stria_clones_drop(struct bio_list *clones);
 void stria_member_set_state(struct stria_member *m, u32 state);
+bool stria_member_io_error(struct stria_member *m, blk_status_t st);
+void stria_rq_begin(struct request *rq);
+void stria_rq_get(struct request *rq);
+void stria_rq_put(struct request *rq, blk_status_t st);
+void stria_bio_submit(struct bio *bio);
+void stria_clone_submit_part(struct stria_array *a, struct request *rq,
+			     struct stria_member *m, struct bio *src,
+			     u32 skip, u32 len, u64 sector);
 
 /* raid0.c */
 extern const struct stria_level_ops stria_raid0_ops;
 
 /* raid56.c */
+ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf);
 extern const struct stria_level_ops stria_raid5_ops;
 extern const struct stria_level_ops stria_raid6_ops;
 

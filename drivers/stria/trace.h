@@ -5,6 +5,7 @@
  *   stria:stria_array_stop    an array stops
  *   stria:stria_member_state  a member changes state
  *   stria:stria_map           an array request is sent to a member
+ *   stria:stria_stripe        a RAID5/6 stripe operation is planned
  * e.g. bpftrace -e 'tracepoint:stria:stria_map { @[args->member] = count(); }'
  */
 #undef TRACE_SYSTEM
@@ -39,6 +40,37 @@ TRACE_EVENT(stria_array_start,
 		  __entry->index, __entry->name, __entry->level,
 		  __entry->nr_members, __entry->chunk_sectors,
 		  __entry->created ? "created" : "assembled")
+);
+
+/*
+ * One column segment of a RAID5/6 stripe operation: columns [start, end)
+ * sectors within the chunk of stripe @stripe. method: 0 full-stripe write,
+ * 1 read-modify-write, 2 reconstruct-write, 3 degraded write, 4 degraded
+ * (reconstructed) read; reads: member reads it issues.
+ */
+TRACE_EVENT(stria_stripe,
+	TP_PROTO(int array, u64 stripe, u32 start, u32 end, u32 method,
+		 u32 reads),
+	TP_ARGS(array, stripe, start, end, method, reads),
+	TP_STRUCT__entry(
+		__field(int, array)
+		__field(u64, stripe)
+		__field(u32, start)
+		__field(u32, end)
+		__field(u32, method)
+		__field(u32, reads)
+	),
+	TP_fast_assign(
+		__entry->array = array;
+		__entry->stripe = stripe;
+		__entry->start = start;
+		__entry->end = end;
+		__entry->method = method;
+		__entry->reads = reads;
+	),
+	TP_printk("stria%d stripe=%llu cols=%u-%u method=%u reads=%u",
+		  __entry->array, __entry->stripe, __entry->start,
+		  __entry->end, __entry->method, __entry->reads)
 );
 
 TRACE_EVENT(stria_array_stop,

@@ -53,6 +53,7 @@
 #define STRIA_SB_CRC_OFFSET	(STRIA_SB_SIZE - 4)
 #define STRIA_SB_FORMAT		1U		/* this format's version */
 #define STRIA_SB_LAYOUT_RAID0	1U		/* geom.h RAID0 layout version */
+#define STRIA_SB_LAYOUT_RAID56	1U		/* geom.h RAID5/6 layout version */
 #define STRIA_SB_DATA_OFFSET	2048ULL		/* sectors: 1 MiB */
 #define STRIA_SB_NAME_LEN	32		/* bytes, NUL-padded */
 #define STRIA_SB_UUID_LEN	16
@@ -91,6 +92,10 @@
  * @flags: zero in format 1
  * @ctime: creation time, seconds since the epoch
  * @utime: time of this update, seconds since the epoch
+ * @failed: members marked failed when this superblock was written, bit i
+ *	for role i; only bits below @nr_members may be set
+ * @parity_layout: RAID5/6 parity layout, md's algorithm number
+ *	(STRIA_LAYOUT_* of geom.h); 0 on RAID0
  * @reserved: zero
  * @crc: CRC-32C of bytes 0 .. STRIA_SB_CRC_OFFSET - 1
  */
@@ -115,7 +120,9 @@ struct stria_sb {
 	__le32	flags;				/*  148 */
 	__le64	ctime;				/*  152 */
 	__le64	utime;				/*  160 */
-	__u8	reserved[STRIA_SB_CRC_OFFSET - 168];	/*  168 */
+	__le64	failed;				/*  168 */
+	__le32	parity_layout;			/*  176 */
+	__u8	reserved[STRIA_SB_CRC_OFFSET - 180];	/*  180 */
 	__le32	crc;				/* 4092 */
 };
 
@@ -145,6 +152,29 @@ static inline uint32_t stria_crc32c(const void *buf, size_t len)
 #endif
 
 /**
+ * stria_parity_layout_name() - md's name of a parity layout
+ * @level: RAID level
+ * @layout: STRIA_LAYOUT_* (geom.h), as in stria_sb.parity_layout
+ *
+ * Return: "left-asymmetric", "right-asymmetric", "left-symmetric" or
+ * "right-symmetric"; "none" on RAID0; "unknown" when out of range.
+ */
+static inline const char *stria_parity_layout_name(__u32 level, __u32 layout)
+{
+	static const char *const names[] = {
+		[STRIA_LAYOUT_LEFT_ASYMMETRIC]	= "left-asymmetric",
+		[STRIA_LAYOUT_RIGHT_ASYMMETRIC]	= "right-asymmetric",
+		[STRIA_LAYOUT_LEFT_SYMMETRIC]	= "left-symmetric",
+		[STRIA_LAYOUT_RIGHT_SYMMETRIC]	= "right-symmetric",
+	};
+
+	if (level == 0)
+		return "none";
+	return layout <= STRIA_LAYOUT_RIGHT_SYMMETRIC ? names[layout] :
+	       "unknown";
+}
+
+/**
  * stria_sb_check() - is this a superblock this code can use?
  * @sb: the 4 KiB read from the start of a member
  * @crc: CRC-32C of bytes 0 .. STRIA_SB_CRC_OFFSET - 1, computed by the
@@ -153,8 +183,10 @@ static inline uint32_t stria_crc32c(const void *buf, size_t len)
  * @len: size of @why
  *
  * Checks the magic, the CRC, the format version and feature bits, and that
- * every field is in range and the reserved bytes are zero. The geometry
- * itself is checked by stria_geom_init().
+ * every field is in range and the reserved bytes are zero: level 0, 5 or 6
+ * with at least 2, 3 or 4 members, a parity layout of 0..3 (0 on RAID0) and
+ * no failed bit at or beyond the member count. The geometry itself is
+ * checked by stria_geom_init().
  *
  * Return: 0 when usable; -ENODATA when there is no stria superblock (wrong
  * magic); -EBADMSG when it is damaged; -EPROTONOSUPPORT when it is valid but
@@ -164,7 +196,11 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 				 char *why, size_t len)
 {
 	__u32 nr = stria_le32(sb->nr_members);
+	__u32 level = stria_le32(sb->level);
+	__u32 playout = stria_le32(sb->parity_layout);
 	__u64 incompat = stria_le64(sb->features_incompat);
+	__u64 failed = stria_le64(sb->failed);
+	__u32 min_members;
 	size_t i;
 
 	if (memcmp(sb->magic, STRIA_SB_MAGIC, STRIA_SB_MAGIC_LEN)) {
@@ -190,15 +226,29 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 					      ~STRIA_SB_FEAT_INCOMPAT_KNOWN));
 		return -EPROTONOSUPPORT;
 	}
-	if (stria_le32(sb->level) != 0 ||
-	    stria_le32(sb->layout) != STRIA_SB_LAYOUT_RAID0) {
+	if ((level != 0 && level != 5 && level != 6) ||
+	    stria_le32(sb->layout) != (level ? STRIA_SB_LAYOUT_RAID56 :
+				       STRIA_SB_LAYOUT_RAID0)) {
 		snprintf(why, len, "unsupported level %u layout %u",
-			 stria_le32(sb->level), stria_le32(sb->layout));
+			 level, stria_le32(sb->layout));
 		return -EPROTONOSUPPORT;
 	}
-	if (nr < 2 || nr > STRIA_GEOM_MAX_MEMBERS || stria_le32(sb->role) >= nr) {
-		snprintf(why, len, "bad member count %u or role %u", nr,
-			 stria_le32(sb->role));
+	min_members = level == 6 ? 4 : level == 5 ? 3 : 2;
+	if (nr < min_members || nr > STRIA_GEOM_MAX_MEMBERS ||
+	    stria_le32(sb->role) >= nr) {
+		snprintf(why, len, "bad member count %u or role %u (RAID%u: %u to %u members)",
+			 nr, stria_le32(sb->role), level, min_members,
+			 STRIA_GEOM_MAX_MEMBERS);
+		return -EBADMSG;
+	}
+	if (level ? playout > STRIA_LAYOUT_RIGHT_SYMMETRIC : playout != 0) {
+		snprintf(why, len, "bad parity layout %u for RAID%u", playout,
+			 level);
+		return -EBADMSG;
+	}
+	if (nr < 64 && failed >> nr) {
+		snprintf(why, len, "failed-member bitmap 0x%llx names roles beyond the %u members",
+			 (unsigned long long)failed, nr);
 		return -EBADMSG;
 	}
 	if (stria_le64(sb->data_offset) != STRIA_SB_DATA_OFFSET ||

@@ -3,7 +3,8 @@
  * The on-disk superblock (drivers/stria/ondisk.h) in user space: field
  * offsets as documented in Documentation/stria/ondisk-format.rst, the
  * CRC-32C check value, and stria_sb_check() on good, damaged, foreign and
- * newer superblocks. TAP output on stdout.
+ * newer superblocks, RAID0, RAID5 and RAID6, with and without failed
+ * members. TAP output on stdout.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -53,6 +54,35 @@ static void good_sb(struct stria_sb *sb)
 	seal(sb);
 }
 
+/* The golden RAID0 superblock turned into a 5-member RAID6, one failed. */
+static void good_raid6(struct stria_sb *sb)
+{
+	good_sb(sb);
+	sb->level = stria_cpu_le32(6);
+	sb->layout = stria_cpu_le32(STRIA_SB_LAYOUT_RAID56);
+	sb->nr_members = stria_cpu_le32(5);
+	sb->parity_layout = stria_cpu_le32(STRIA_LAYOUT_RIGHT_SYMMETRIC);
+	sb->failed = stria_cpu_le64(1ULL << 4);
+	seal(sb);
+}
+
+/* A superblock of @level with @nr members, parity layout @pl, failed roles. */
+static int check_shape(struct stria_sb *sb, unsigned int level,
+		       unsigned int nr, unsigned int pl, unsigned long long failed,
+		       char *why, size_t len)
+{
+	good_sb(sb);
+	sb->level = stria_cpu_le32(level);
+	sb->layout = stria_cpu_le32(level ? STRIA_SB_LAYOUT_RAID56 :
+				    STRIA_SB_LAYOUT_RAID0);
+	sb->nr_members = stria_cpu_le32(nr);
+	sb->role = stria_cpu_le32(0);
+	sb->parity_layout = stria_cpu_le32(pl);
+	sb->failed = stria_cpu_le64(failed);
+	seal(sb);
+	return check(sb, why, len);
+}
+
 struct field {
 	const char *name;
 	size_t off, want;
@@ -70,7 +100,8 @@ int main(void)
 		F(role, 108), F(data_offset, 112), F(data_sectors, 120),
 		F(dev_sectors, 128), F(events, 136), F(state, 144),
 		F(flags, 148), F(ctime, 152), F(utime, 160),
-		F(reserved, 168), F(crc, 4092),
+		F(failed, 168), F(parity_layout, 176),
+		F(reserved, 180), F(crc, 4092),
 	};
 	struct stria_sb *sb = malloc(sizeof(*sb));
 	char why[160];
@@ -142,6 +173,80 @@ int main(void)
 	sb->data_sectors = stria_cpu_le64(524288);
 	seal(sb);
 	tap(check(sb, why, sizeof(why)) == -EBADMSG, "data area past the device refused (%s)", why);
+
+	/* RAID5 and RAID6: what the format accepts and what it refuses */
+	good_raid6(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "a RAID6 superblock with a failed member passes (%d %s)",
+	    ret, ret ? why : "");
+	tap(stria_le32(sb->crc) == 0x5accad29U,
+	    "golden RAID6 superblock CRC is 5accad29 (got %08x)",
+	    stria_le32(sb->crc));
+	for (i = 0; i <= STRIA_LAYOUT_RIGHT_SYMMETRIC; i++) {
+		ret = check_shape(sb, 5, 3, (unsigned int)i, 0, why, sizeof(why));
+		tap(ret == 0, "RAID5, 3 members, parity layout %zu passes (%s)",
+		    i, ret ? why : "");
+		ret = check_shape(sb, 6, 4, (unsigned int)i, 0, why, sizeof(why));
+		tap(ret == 0, "RAID6, 4 members, parity layout %zu passes (%s)",
+		    i, ret ? why : "");
+	}
+	ret = check_shape(sb, 0, 2, 0, 0, why, sizeof(why));
+	tap(ret == 0, "RAID0 with 2 members passes (%s)", ret ? why : "");
+	ret = check_shape(sb, 5, 2, 2, 0, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "RAID5: 3 to 64"),
+	    "RAID5 with 2 members refused (%s)", why);
+	ret = check_shape(sb, 6, 3, 2, 0, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "RAID6: 4 to 64"),
+	    "RAID6 with 3 members refused (%s)", why);
+	ret = check_shape(sb, 0, 1, 0, 0, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "RAID0: 2 to 64"),
+	    "RAID0 with 1 member refused (%s)", why);
+	ret = check_shape(sb, 6, 65, 2, 0, why, sizeof(why));
+	tap(ret == -EBADMSG, "RAID6 with 65 members refused (%s)", why);
+	ret = check_shape(sb, 4, 4, 0, 0, why, sizeof(why));
+	tap(ret == -EPROTONOSUPPORT && strstr(why, "level 4"),
+	    "RAID4 refused as unsupported (%s)", why);
+	ret = check_shape(sb, 1, 2, 0, 0, why, sizeof(why));
+	tap(ret == -EPROTONOSUPPORT && strstr(why, "level 1"),
+	    "RAID1 refused as unsupported (%s)", why);
+	ret = check_shape(sb, 5, 3, 4, 0, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "parity layout 4"),
+	    "RAID5 with parity layout 4 refused (%s)", why);
+	ret = check_shape(sb, 6, 4, 0xffffffffU, 0, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "parity layout"),
+	    "RAID6 with parity layout 0xffffffff refused (%s)", why);
+	ret = check_shape(sb, 0, 2, 2, 0, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "parity layout 2 for RAID0"),
+	    "RAID0 with a parity layout refused (%s)", why);
+	good_raid6(sb);
+	sb->layout = stria_cpu_le32(2);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EPROTONOSUPPORT && strstr(why, "layout 2"),
+	    "RAID6 geometry layout version 2 refused (%s)", why);
+
+	/* the failed-member bitmap: only roles that exist */
+	ret = check_shape(sb, 5, 3, 2, 0x7, why, sizeof(why));
+	tap(ret == 0, "every one of 3 members failed is a valid record (%s)",
+	    ret ? why : "");
+	ret = check_shape(sb, 5, 3, 2, 0x8, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "0x8") && strstr(why, "3 members"),
+	    "failed bit for role 3 of 3 members refused (%s)", why);
+	ret = check_shape(sb, 0, 2, 0, 1ULL << 63, why, sizeof(why));
+	tap(ret == -EBADMSG, "failed bit 63 of 2 members refused (%s)", why);
+	ret = check_shape(sb, 6, 64, 2, 1ULL << 63, why, sizeof(why));
+	tap(ret == 0, "failed bit 63 of 64 members passes (%s)", ret ? why : "");
+	ret = check_shape(sb, 0, 4, 0, 0x2, why, sizeof(why));
+	tap(ret == 0, "a RAID0 record of a failed member is a valid superblock (%s)",
+	    ret ? why : "");
+
+	tap(!strcmp(stria_parity_layout_name(5, 0), "left-asymmetric") &&
+	    !strcmp(stria_parity_layout_name(5, 1), "right-asymmetric") &&
+	    !strcmp(stria_parity_layout_name(6, 2), "left-symmetric") &&
+	    !strcmp(stria_parity_layout_name(6, 3), "right-symmetric") &&
+	    !strcmp(stria_parity_layout_name(0, 0), "none") &&
+	    !strcmp(stria_parity_layout_name(5, 4), "unknown"),
+	    "parity layout names are md's");
 
 	srand(1);
 	for (i = 0; i < sizeof(*sb); i++)

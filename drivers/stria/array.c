@@ -15,11 +15,21 @@
  * Stopping is refused while striaN is open; otherwise the disk goes away,
  * the superblocks are marked clean and the members are released.
  *
+ * Members that failed stay in the array, marked failed. The superblocks of
+ * the others record them (a bitmap by role): when a member fails, from I/O
+ * completion in any context or from STRIA_IOC_MEMBER, sb_work writes them.
+ * Assembly takes the bitmap of the freshest superblock, starts those
+ * members failed (their own, older superblocks are not held against them)
+ * and refuses when more have failed than the level tolerates.
+ *
  * stria_arrays_lock serialises all of this and protects the array list; the
- * I/O path never takes it.
+ * I/O path never takes it. Each array's superblock writes and event count
+ * are serialised by its sb_lock, which sb_work takes and nothing holds while
+ * taking stria_arrays_lock: stop can wait for sb_work under the global lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitmap.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/idr.h>
@@ -76,11 +86,15 @@ static const struct block_device_operations stria_disk_fops = {
  * @dev: the opened devices, by position in the request
  * @sb: their superblocks (assemble)
  * @holder: the exclusive-open identity, handed over to the array
+ * @fresh: position of the superblock with the highest event count
+ * @failed: roles that start failed, from that superblock
  */
 struct stria_opened {
 	struct stria_bdev *dev;
 	struct stria_sb *sb;
 	void *holder;
+	u32 fresh;
+	u64 failed;
 };
 
 static void stria_close_all(struct stria_opened *o, u32 n)
@@ -169,14 +183,42 @@ static struct stria_array *stria_find_uuid(const u8 *uuid)
 }
 
 /*
+ * Assembly refuses an array with more failed members than its level
+ * tolerates, naming them.
+ */
+static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
+			      const struct stria_geom *g, const u32 *roles)
+{
+	DECLARE_BITMAP(fb, STRIA_GEOM_MAX_MEMBERS);
+	u32 i, nfail = hweight64(o->failed), tol = stria_geom_nr_parity(g);
+
+	if (nfail <= tol)
+		return 0;
+	if (nfail == 1) {
+		for (i = 0; i < spec->nr_members; i++)
+			if (o->failed & BIT_ULL(roles[i]))
+				break;
+		stria_fail(spec, i, "array '%s' cannot start: member %u (%s) is marked failed and raid%u tolerates none",
+			   spec->name, roles[i], spec->paths[i], g->level);
+		return -EINVAL;
+	}
+	bitmap_from_u64(fb, o->failed);
+	stria_fail(spec, STRIA_NO_MEMBER, "array '%s' cannot start: %u members (roles %*pbl) are marked failed, raid%u tolerates %u",
+		   spec->name, nfail, (int)STRIA_GEOM_MAX_MEMBERS, fb, g->level,
+		   tol);
+	return -EINVAL;
+}
+
+/*
  * Assemble: every member carries a valid superblock of the same array, with
- * its own role, and none is older than the others.
+ * its own role, and none is older than the others unless the freshest
+ * superblock marks it failed.
  */
 static int stria_check_assemble(struct stria_spec *spec,
 				struct stria_opened *o, struct stria_geom *g,
 				u32 *roles)
 {
-	struct stria_sb *s0 = &o->sb[0];
+	struct stria_sb *s0 = &o->sb[0], *f;
 	unsigned long seen[BITS_TO_LONGS(STRIA_GEOM_MAX_MEMBERS)] = { 0 };
 	char why[96];
 	u64 maxev = 0;
@@ -207,6 +249,13 @@ static int stria_check_assemble(struct stria_spec *spec,
 				   spec->paths[0]);
 			return -EINVAL;
 		}
+		if (sb->parity_layout != s0->parity_layout) {
+			stria_fail(spec, i, "%s has parity layout %u, %s has %u: damaged superblock",
+				   spec->paths[i], le32_to_cpu(sb->parity_layout),
+				   spec->paths[0],
+				   le32_to_cpu(s0->parity_layout));
+			return -EINVAL;
+		}
 		role = le32_to_cpu(sb->role);
 		if (test_and_set_bit(role, seen)) {
 			stria_fail(spec, i, "%s has role %u, which another member has too",
@@ -223,7 +272,10 @@ static int stria_check_assemble(struct stria_spec *spec,
 				   le64_to_cpu(sb->data_sectors));
 			return -EINVAL;
 		}
-		maxev = max(maxev, le64_to_cpu(sb->events));
+		if (!i || le64_to_cpu(sb->events) > maxev) {
+			maxev = le64_to_cpu(sb->events);
+			o->fresh = i;
+		}
 	}
 	if (spec->nr_members != le32_to_cpu(s0->nr_members)) {
 		stria_fail(spec, STRIA_NO_MEMBER, "array '%.31s' has %u members, %u given",
@@ -231,8 +283,11 @@ static int stria_check_assemble(struct stria_spec *spec,
 			   spec->nr_members);
 		return -EINVAL;
 	}
+	f = &o->sb[o->fresh];
+	o->failed = le64_to_cpu(f->failed);
 	for (i = 0; i < spec->nr_members; i++) {
-		if (le64_to_cpu(o->sb[i].events) < maxev) {
+		if (le64_to_cpu(o->sb[i].events) < maxev &&
+		    !(o->failed & BIT_ULL(roles[i]))) {
 			stria_fail(spec, i, "%s is stale: events %llu, the others have %llu",
 				   spec->paths[i], le64_to_cpu(o->sb[i].events),
 				   maxev);
@@ -244,11 +299,12 @@ static int stria_check_assemble(struct stria_spec *spec,
 			   s0->name, spec->name);
 		return -EINVAL;
 	}
-	if (stria_geom_init(g, le32_to_cpu(s0->level), 0,
-			    le32_to_cpu(s0->nr_members),
-			    le32_to_cpu(s0->chunk_sectors),
-			    le64_to_cpu(s0->data_sectors)) ||
-	    g->member_sectors != le64_to_cpu(s0->data_sectors)) {
+	if (stria_geom_init(g, le32_to_cpu(f->level),
+			    le32_to_cpu(f->parity_layout),
+			    le32_to_cpu(f->nr_members),
+			    le32_to_cpu(f->chunk_sectors),
+			    le64_to_cpu(f->data_sectors)) ||
+	    g->member_sectors != le64_to_cpu(f->data_sectors)) {
 		stria_fail(spec, STRIA_NO_MEMBER, "the superblocks describe an invalid geometry");
 		return -EINVAL;
 	}
@@ -258,7 +314,7 @@ static int stria_check_assemble(struct stria_spec *spec,
 		return -EEXIST;
 	}
 	strscpy(spec->name, s0->name, sizeof(spec->name));
-	return 0;
+	return stria_check_failed(spec, o, g, roles);
 }
 
 /* The node most members are attached to, or NUMA_NO_NODE. */
@@ -283,25 +339,82 @@ static int stria_majority_node(struct stria_opened *o, u32 n)
 	return best;
 }
 
-static int stria_write_sbs(struct stria_array *a, u32 state)
+/* Roles of the members that have failed, as a superblock records them. */
+static u64 stria_failed_roles(struct stria_array *a)
+{
+	u64 failed = 0;
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++)
+		if (READ_ONCE(a->members[i].state) == STRIA_STATE_FAILED)
+			failed |= BIT_ULL(i);
+	return failed;
+}
+
+/*
+ * Raise the event count and write the superblocks of the members that have
+ * not failed, recording those that have. Caller holds @a->sb_lock.
+ * @errors (optional) gets the roles whose write failed.
+ */
+static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 {
 	struct stria_sb *sb = kmalloc(sizeof(*sb), GFP_KERNEL);
 	int ret = 0, err;
 	u32 i;
 
+	lockdep_assert_held(&a->sb_lock);
+	if (errors)
+		*errors = 0;
 	if (!sb)
 		return -ENOMEM;
+	a->sb_failed = stria_failed_roles(a);
+	WRITE_ONCE(a->events, a->events + 1);
 	for (i = 0; i < a->nr_members; i++) {
+		if (a->sb_failed & BIT_ULL(i))
+			continue;
 		stria_sb_fill(sb, a, &a->members[i], state);
 		err = stria_sb_write(a->members[i].dev.bdev, sb);
 		if (err) {
 			pr_err("stria%d: cannot write the superblock of %pg: %d\n",
 			       a->index, a->members[i].dev.bdev, err);
 			ret = ret ?: err;
+			if (errors)
+				*errors |= BIT_ULL(i);
 		}
 	}
 	kfree(sb);
 	return ret;
+}
+
+/*
+ * Bring the superblocks of a running array up to date with its failed
+ * members. A member whose superblock cannot be written fails too (which
+ * queues sb_work again to record that). Caller holds @a->sb_lock.
+ */
+static int stria_sync_failed(struct stria_array *a)
+{
+	u64 errors;
+	u32 i;
+	int ret;
+
+	lockdep_assert_held(&a->sb_lock);
+	if (stria_failed_roles(a) == a->sb_failed)
+		return 0;
+	ret = stria_write_sbs(a, STRIA_SB_STATE_ACTIVE, &errors);
+	for (i = 0; i < a->nr_members; i++)
+		if (errors & BIT_ULL(i))
+			stria_member_set_state(&a->members[i],
+					       STRIA_STATE_FAILED);
+	return ret;
+}
+
+static void stria_sb_work(struct work_struct *work)
+{
+	struct stria_array *a = container_of(work, struct stria_array, sb_work);
+
+	mutex_lock(&a->sb_lock);
+	stria_sync_failed(a);
+	mutex_unlock(&a->sb_lock);
 }
 
 static void stria_limits(struct stria_array *a, struct queue_limits *lim)
@@ -393,6 +506,9 @@ static void stria_array_free(struct stria_array *a)
 {
 	u32 i;
 
+	/* nothing may fail a member any more; make sure no write is left */
+	cancel_work_sync(&a->sb_work);
+	mutex_destroy(&a->sb_lock);
 	for (i = 0; i < a->nr_members; i++)
 		if (a->members[i].dev.bdev)
 			stria_bdev_close(&a->members[i].dev);
@@ -440,6 +556,10 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	o->holder = NULL;
 	strscpy(a->name, spec->name, sizeof(a->name));
 	INIT_LIST_HEAD(&a->list);
+	INIT_WORK(&a->sb_work, stria_sb_work);
+	mutex_init(&a->sb_lock);
+	a->sb_failed = o->failed;
+	atomic_set(&a->nr_failed, hweight64(o->failed));
 	for (i = 0; i < spec->nr_members; i++) {
 		struct stria_member *m = &a->members[roles[i]];
 
@@ -447,7 +567,8 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 		m->dev = o->dev[i];
 		o->dev[i].bdev = NULL;
 		m->role = roles[i];
-		m->state = STRIA_STATE_ACTIVE;
+		m->state = o->failed & BIT_ULL(m->role) ? STRIA_STATE_FAILED :
+			   STRIA_STATE_ACTIVE;
 		m->node = m->dev.bdev->bd_disk->node_id;
 		m->dev_sectors = bdev_nr_sectors(m->dev.bdev);
 		atomic64_set(&m->errors, 0);
@@ -457,9 +578,9 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 			generate_random_uuid(m->uuid);
 	}
 	if (spec->assemble) {
-		memcpy(a->uuid, o->sb[0].array_uuid, STRIA_UUID_LEN);
-		a->ctime = le64_to_cpu(o->sb[0].ctime);
-		a->events = le64_to_cpu(o->sb[0].events);
+		memcpy(a->uuid, o->sb[o->fresh].array_uuid, STRIA_UUID_LEN);
+		a->ctime = le64_to_cpu(o->sb[o->fresh].ctime);
+		a->events = le64_to_cpu(o->sb[o->fresh].events);
 	} else {
 		generate_random_uuid(a->uuid);
 		a->ctime = ktime_get_real_seconds();
@@ -483,8 +604,9 @@ static int stria_array_build(struct stria_array *a)
 	ret = stria_add_disk(a);
 	if (ret)
 		goto out_io_exit;
-	a->events++;
-	ret = stria_write_sbs(a, STRIA_SB_STATE_ACTIVE);
+	mutex_lock(&a->sb_lock);
+	ret = stria_write_sbs(a, STRIA_SB_STATE_ACTIVE, NULL);
+	mutex_unlock(&a->sb_lock);
 	if (ret)
 		goto out_put_disk;
 	ret = device_add_disk(NULL, a->disk, stria_disk_groups);
@@ -582,9 +704,11 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 	trace_stria_array_start(a->index, a->name, a->geom.level,
 				a->nr_members, 1U << a->geom.chunk_shift,
 				!spec->assemble);
-	pr_info("stria%d: %s array '%s': raid%u, %u members, %u KiB chunks, %llu sectors, node %d\n",
+	pr_info("stria%d: %s array '%s': raid%u, layout %s, %u members (%u failed), %u KiB chunks, %llu sectors, node %d\n",
 		a->index, spec->assemble ? "assembled" : "created", a->name,
-		a->geom.level, a->nr_members,
+		a->geom.level,
+		stria_parity_layout_name(a->geom.level, a->geom.layout),
+		a->nr_members, atomic_read(&a->nr_failed),
 		1U << (a->geom.chunk_shift - 1),
 		stria_geom_array_sectors(&a->geom), a->node);
 	*out = a;
@@ -627,8 +751,14 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	list_del_init(&a->list);
 	stria_unlink_holders(a);
 	del_gendisk(a->disk);
-	a->events++;
-	ret = stria_write_sbs(a, STRIA_SB_STATE_CLEAN);
+	/*
+	 * No I/O is left to fail a member: finish or drop a pending update,
+	 * the clean superblocks below record the failed members too.
+	 */
+	cancel_work_sync(&a->sb_work);
+	mutex_lock(&a->sb_lock);
+	ret = stria_write_sbs(a, STRIA_SB_STATE_CLEAN, NULL);
+	mutex_unlock(&a->sb_lock);
 	if (ret)
 		pr_warn("stria%d: stopped, but a superblock could not be marked clean\n",
 			a->index);
@@ -649,6 +779,84 @@ int stria_array_stop(struct stria_array *a, char *msg)
  */
 void stria_array_member_failed(struct stria_array *a)
 {
+	schedule_work(&a->sb_work);
+}
+
+/**
+ * stria_array_state() - how the array is doing
+ * @a: the array
+ *
+ * Return: STRIA_STATE_ACTIVE when no member has failed, STRIA_STATE_DEGRADED
+ * while no more have failed than the level tolerates, else
+ * STRIA_STATE_FAILED.
+ */
+u32 stria_array_state(const struct stria_array *a)
+{
+	u32 nfail = atomic_read(&a->nr_failed);
+
+	if (!nfail)
+		return STRIA_STATE_ACTIVE;
+	return nfail <= stria_geom_nr_parity(&a->geom) ? STRIA_STATE_DEGRADED :
+	       STRIA_STATE_FAILED;
+}
+
+/**
+ * stria_array_fail_member() - mark a member failed on request
+ * @a: the array
+ * @dev: the member's device number
+ * @force: even when the array then has more failed members than it
+ *	tolerates
+ * @msg: STRIA_MSG_LEN bytes for the reason on failure
+ * @role: set to the member's role once it is found
+ *
+ * Caller holds stria_arrays_lock. Returns once the superblocks of the
+ * remaining members record the failure.
+ *
+ * Return: 0; -ENODEV when @dev is not a member, -EALREADY when it has
+ * failed already, -EBUSY when refused for the tolerance, or the error of a
+ * superblock write.
+ */
+int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
+			    char *msg, u32 *role)
+{
+	u32 i, nfail, tol = stria_geom_nr_parity(&a->geom);
+	struct stria_member *m = NULL;
+	int ret;
+
+	lockdep_assert_held(&stria_arrays_lock);
+	for (i = 0; i < a->nr_members; i++)
+		if (a->members[i].dev.bdev->bd_dev == dev)
+			m = &a->members[i];
+	if (!m) {
+		snprintf(msg, STRIA_MSG_LEN, "device %u:%u is not a member of array '%s' (stria%d)",
+			 MAJOR(dev), MINOR(dev), a->name, a->index);
+		return -ENODEV;
+	}
+	*role = m->role;
+	if (READ_ONCE(m->state) == STRIA_STATE_FAILED) {
+		snprintf(msg, STRIA_MSG_LEN, "member %u (%pg) of array '%s' has already failed",
+			 m->role, m->dev.bdev, a->name);
+		return -EALREADY;
+	}
+	nfail = atomic_read(&a->nr_failed) + 1;
+	if (nfail > tol && !force) {
+		snprintf(msg, STRIA_MSG_LEN, "failing member %u (%pg) would leave '%s' with %u failed members; raid%u tolerates %u",
+			 m->role, m->dev.bdev, a->name, nfail, a->geom.level,
+			 tol);
+		return -EBUSY;
+	}
+	pr_warn("stria%d: member %u (%pg) failed by request%s\n", a->index,
+		m->role, m->dev.bdev, nfail > tol ? ", beyond what the array tolerates" : "");
+	stria_member_set_state(m, STRIA_STATE_FAILED);
+	mutex_lock(&a->sb_lock);
+	ret = stria_sync_failed(a);
+	mutex_unlock(&a->sb_lock);
+	/* a write error above failed another member: record that too */
+	flush_work(&a->sb_work);
+	if (ret)
+		snprintf(msg, STRIA_MSG_LEN, "member %u failed, but a superblock could not be written: error %d",
+			 m->role, ret);
+	return ret;
 }
 
 /**

@@ -27,7 +27,15 @@
 #include "geom.h"
 #include "stria.h"
 
-#define STRIA_FEATURES		(STRIA_FEAT_INFO | STRIA_FEAT_RAID0)
+#define STRIA_FEATURES		(STRIA_FEAT_INFO | STRIA_FEAT_RAID0 | \
+				 STRIA_FEAT_RAID5 | STRIA_FEAT_RAID6 | \
+				 STRIA_FEAT_FAIL)
+
+/* The ABI's parity layout numbers are geom.h's (and md's). */
+static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
+static_assert(STRIA_PARITY_RIGHT_ASYMMETRIC == STRIA_LAYOUT_RIGHT_ASYMMETRIC);
+static_assert(STRIA_PARITY_LEFT_SYMMETRIC == STRIA_LAYOUT_LEFT_SYMMETRIC);
+static_assert(STRIA_PARITY_RIGHT_SYMMETRIC == STRIA_LAYOUT_RIGHT_SYMMETRIC);
 
 /*
  * Copy a size-prefixed structure from user space into @kbuf (@ksize bytes),
@@ -111,14 +119,41 @@ static __printf(2, 3) int stria_refuse(struct stria_ioc_array *req,
 	return -EINVAL;
 }
 
+/* Create: level, member count and parity layout. */
+static int stria_check_level(struct stria_ioc_array *req)
+{
+	u32 min = req->level == 6 ? 4 : req->level == 5 ? 3 : 2;
+
+	if (req->level != 0 && req->level != 5 && req->level != 6)
+		return stria_refuse(req, "RAID level %u is not supported (this module supports 0, 5 and 6)",
+				    req->level);
+	if (req->nr_members < min)
+		return stria_refuse(req, "RAID%u needs at least %u members, %u given",
+				    req->level, min, req->nr_members);
+	if (!(req->flags & STRIA_ARRAY_F_LAYOUT)) {
+		if (req->layout)
+			return stria_refuse(req, "layout %u given without STRIA_ARRAY_F_LAYOUT",
+					    req->layout);
+		if (req->level)
+			req->layout = STRIA_PARITY_LEFT_SYMMETRIC;
+		return 0;
+	}
+	if (!req->level)
+		return stria_refuse(req, "RAID0 has no parity layout; a layout is for RAID5 and RAID6");
+	if (req->layout > STRIA_PARITY_RIGHT_SYMMETRIC)
+		return stria_refuse(req, "unknown parity layout %u (0 left-asymmetric, 1 right-asymmetric, 2 left-symmetric, 3 right-symmetric)",
+				    req->layout);
+	return 0;
+}
+
 static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 {
 	u32 c = req->chunk_sectors;
 
-	if (req->flags)
+	if (req->flags & ~STRIA_ARRAY_F_LAYOUT)
 		return stria_refuse(req, "unknown flags 0x%x", req->flags);
 	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)) ||
-	    req->index || req->err_member ||
+	    req->reserved0 || req->index || req->err_member ||
 	    memchr_inv(req->uuid, 0, sizeof(req->uuid)) ||
 	    memchr_inv(req->msg, 0, sizeof(req->msg)))
 		return stria_refuse(req, "reserved and output fields must be zero");
@@ -134,17 +169,16 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 	    (req->numa_node >= nr_node_ids || !node_online(req->numa_node)))
 		return stria_refuse(req, "NUMA node %u is not online", req->numa_node);
 	if (assemble) {
-		if (req->level || c)
-			return stria_refuse(req, "level and chunk come from the superblocks; pass 0");
+		if (req->level || c || req->flags || req->layout)
+			return stria_refuse(req, "level, chunk and layout come from the superblocks; pass 0");
 		if (req->name[0] && !stria_name_valid(req->name))
 			return stria_refuse(req, "invalid array name");
 		return 0;
 	}
 	if (!stria_name_valid(req->name))
 		return stria_refuse(req, "invalid array name: use 1 to 31 characters from A-Z a-z 0-9 . _ - (not starting with . or -)");
-	if (req->level != 0)
-		return stria_refuse(req, "RAID level %u is not supported (this module supports 0)",
-		       req->level);
+	if (stria_check_level(req))
+		return -EINVAL;
 	if (c & (c - 1) || !c)
 		return stria_refuse(req, "chunk of %u sectors is not a power of two", c);
 	if (c < STRIA_GEOM_MIN_CHUNK_SECTORS || c > STRIA_GEOM_MAX_CHUNK_SECTORS)
@@ -224,6 +258,7 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 	}
 	spec.assemble = assemble;
 	spec.level = req->level;
+	spec.layout = req->layout;
 	spec.chunk_sectors = req->chunk_sectors;
 	spec.nr_members = req->nr_members;
 	spec.node = req->numa_node == STRIA_NODE_AUTO ? NUMA_NO_NODE :
@@ -303,19 +338,19 @@ static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 	memcpy(q->uuid, a->uuid, sizeof(q->uuid));
 	q->chunk_sectors = 1U << a->geom.chunk_shift;
 	q->nr_members = a->nr_members;
-	q->state = STRIA_STATE_ACTIVE;
+	q->state = stria_array_state(a);
+	q->layout = a->geom.level ? a->geom.layout : STRIA_PARITY_NONE;
+	q->nr_failed = atomic_read(&a->nr_failed);
 	q->numa_node = a->node == NUMA_NO_NODE ? STRIA_NODE_AUTO : a->node;
 	q->array_sectors = stria_geom_array_sectors(&a->geom);
 	q->data_offset = a->data_offset;
 	q->member_sectors = a->geom.member_sectors;
-	q->events = a->events;
+	q->events = READ_ONCE(a->events);
 	q->nr_cpus = nr_cpu_ids;
 	q->nr_hw_queues = a->tag_set.nr_hw_queues;
 	for (i = 0; i < a->nr_members; i++) {
 		const struct stria_member *sm = &a->members[i];
 
-		if (READ_ONCE(sm->state) != STRIA_STATE_ACTIVE)
-			q->state = STRIA_STATE_FAILED;
 		if (!um || i >= q->members_cap)
 			continue;
 		memset(&m, 0, sizeof(m));
@@ -367,6 +402,63 @@ static long stria_ioc_query(void __user *argp)
 	return 0;
 }
 
+static long stria_ioc_member(void __user *argp)
+{
+	struct stria_ioc_member_op req;
+	struct stria_array *a;
+	u32 usize;
+	int ret;
+
+	ret = stria_copy_in(&req, sizeof(req), argp);
+	if (ret)
+		return ret;
+	usize = req.size;
+	ret = -EINVAL;
+	if (req.flags & ~STRIA_MEMBER_F_FORCE) {
+		snprintf(req.msg, sizeof(req.msg), "unknown flags 0x%x", req.flags);
+		goto out;
+	}
+	if (req.reserved0 || req.role || req.events ||
+	    memchr_inv(req.reserved, 0, sizeof(req.reserved)) ||
+	    memchr_inv(req.msg, 0, sizeof(req.msg))) {
+		snprintf(req.msg, sizeof(req.msg), "reserved and output fields must be zero");
+		goto out;
+	}
+	if (req.op != STRIA_MEMBER_OP_FAIL) {
+		snprintf(req.msg, sizeof(req.msg), "unknown member operation %u", req.op);
+		goto out;
+	}
+	if (req.name[0] && !stria_name_valid(req.name)) {
+		snprintf(req.msg, sizeof(req.msg), "invalid array name");
+		goto out;
+	}
+	if (MAJOR(MKDEV(req.major, req.minor)) != req.major ||
+	    MINOR(MKDEV(req.major, req.minor)) != req.minor) {
+		snprintf(req.msg, sizeof(req.msg), "invalid device number %u:%u",
+			 req.major, req.minor);
+		goto out;
+	}
+	mutex_lock(&stria_arrays_lock);
+	a = stria_array_find(req.name, req.index, false);
+	if (!a) {
+		if (req.name[0])
+			snprintf(req.msg, sizeof(req.msg), "no array named '%s' is running",
+				 req.name);
+		else
+			snprintf(req.msg, sizeof(req.msg), "stria%u is not running",
+				 req.index);
+		ret = -ENOENT;
+	} else {
+		ret = stria_array_fail_member(a, MKDEV(req.major, req.minor),
+					      req.flags & STRIA_MEMBER_F_FORCE,
+					      req.msg, &req.role);
+		req.events = READ_ONCE(a->events);
+	}
+	mutex_unlock(&stria_arrays_lock);
+out:
+	return stria_copy_back(argp, &req, usize, sizeof(req), ret);
+}
+
 static long stria_ctl_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)
 {
@@ -386,6 +478,8 @@ static long stria_ctl_ioctl(struct file *file, unsigned int cmd,
 		return stria_ioc_stop(argp);
 	case STRIA_IOC_QUERY:
 		return stria_ioc_query(argp);
+	case STRIA_IOC_MEMBER:
+		return stria_ioc_member(argp);
 	default:
 		return -ENOTTY;
 	}

@@ -89,7 +89,7 @@ int stria_sb_write(struct block_device *bdev, const struct stria_sb *sb)
 /**
  * stria_sb_fill() - build the superblock of one member, sealed
  * @sb: filled
- * @a: the array (geometry, identity, events)
+ * @a: the array (geometry, identity, events, failed members in @a->sb_failed)
  * @m: the member
  * @state: STRIA_SB_STATE_*
  */
@@ -99,7 +99,8 @@ void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
 	memset(sb, 0, sizeof(*sb));
 	memcpy(sb->magic, STRIA_SB_MAGIC, STRIA_SB_MAGIC_LEN);
 	sb->format = cpu_to_le32(STRIA_SB_FORMAT);
-	sb->layout = cpu_to_le32(STRIA_SB_LAYOUT_RAID0);
+	sb->layout = cpu_to_le32(a->geom.level ? STRIA_SB_LAYOUT_RAID56 :
+				 STRIA_SB_LAYOUT_RAID0);
 	memcpy(sb->array_uuid, a->uuid, STRIA_UUID_LEN);
 	memcpy(sb->member_uuid, m->uuid, STRIA_UUID_LEN);
 	strscpy(sb->name, a->name, sizeof(sb->name));
@@ -114,5 +115,7 @@ void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
 	sb->state = cpu_to_le32(state);
 	sb->ctime = cpu_to_le64(a->ctime);
 	sb->utime = cpu_to_le64(ktime_get_real_seconds());
+	sb->failed = cpu_to_le64(a->sb_failed);
+	sb->parity_layout = cpu_to_le32(a->geom.layout);
 	sb->crc = cpu_to_le32(stria_sb_crc(sb));
 }

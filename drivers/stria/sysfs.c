@@ -21,6 +21,7 @@ static struct stria_array *dev_to_array(struct device *dev)
 static const char *const stria_state_names[] = {
 	[STRIA_STATE_ACTIVE] = "active",
 	[STRIA_STATE_FAILED] = "failed",
+	[STRIA_STATE_DEGRADED] = "degraded",
 };
 
 static const char *stria_state_name(u32 state)
@@ -35,6 +36,17 @@ static ssize_t level_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "%u\n", dev_to_array(dev)->geom.level);
 }
 static DEVICE_ATTR_RO(level);
+
+static ssize_t layout_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct stria_array *a = dev_to_array(dev);
+
+	return sysfs_emit(buf, "%s\n",
+			  stria_parity_layout_name(a->geom.level,
+						   a->geom.layout));
+}
+static DEVICE_ATTR_RO(layout);
 
 static ssize_t chunk_size_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
@@ -88,20 +100,15 @@ static DEVICE_ATTR_RO(name);
 static ssize_t events_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
-	return sysfs_emit(buf, "%llu\n", dev_to_array(dev)->events);
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(dev_to_array(dev)->events));
 }
 static DEVICE_ATTR_RO(events);
 
 static ssize_t state_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
-	struct stria_array *a = dev_to_array(dev);
-	u32 i;
-
-	for (i = 0; i < a->nr_members; i++)
-		if (READ_ONCE(a->members[i].state) != STRIA_STATE_ACTIVE)
-			return sysfs_emit(buf, "failed\n");
-	return sysfs_emit(buf, "active\n");
+	return sysfs_emit(buf, "%s\n",
+			  stria_state_name(stria_array_state(dev_to_array(dev))));
 }
 static DEVICE_ATTR_RO(state);
 
@@ -174,6 +181,7 @@ static DEVICE_ATTR_RO(io_stat);
 
 static struct attribute *stria_disk_attrs[] = {
 	&dev_attr_level.attr,
+	&dev_attr_layout.attr,
 	&dev_attr_chunk_size.attr,
 	&dev_attr_nr_members.attr,
 	&dev_attr_members.attr,

@@ -24,6 +24,9 @@
 /* Features this build of the module supports (stria_ioc_info.features). */
 #define STRIA_FEAT_INFO		(1ULL << 0)	/* STRIA_IOC_INFO */
 #define STRIA_FEAT_RAID0	(1ULL << 1)	/* CREATE/ASSEMBLE/STOP/QUERY, level 0 */
+#define STRIA_FEAT_RAID5	(1ULL << 2)	/* level 5, parity layouts */
+#define STRIA_FEAT_RAID6	(1ULL << 3)	/* level 6, parity layouts */
+#define STRIA_FEAT_FAIL		(1ULL << 4)	/* STRIA_IOC_MEMBER: OP_FAIL */
 
 #define STRIA_VERSION_LEN	32
 
@@ -57,11 +60,26 @@ struct stria_ioc_info {
 #define STRIA_NODE_AUTO		0xffffffffU	/* numa_node: choose by members */
 #define STRIA_NO_MEMBER		0xffffffffU	/* err_member: not about one member */
 
+/*
+ * RAID5/6 parity layouts: where P (and Q) and the data of each stripe go.
+ * The numbers are md's (ALGORITHM_* in drivers/md/raid5.h) and so is the
+ * placement (Documentation/stria/ondisk-format.rst).
+ */
+#define STRIA_PARITY_LEFT_ASYMMETRIC	0
+#define STRIA_PARITY_RIGHT_ASYMMETRIC	1
+#define STRIA_PARITY_LEFT_SYMMETRIC	2	/* the default, as in md */
+#define STRIA_PARITY_RIGHT_SYMMETRIC	3
+#define STRIA_PARITY_NONE	0xffffffffU	/* query: RAID0 has no parity */
+
+/* stria_ioc_array.flags */
+#define STRIA_ARRAY_F_LAYOUT	(1U << 0)	/* create: @layout is set */
+
 /**
  * struct stria_ioc_array - create or assemble an array
  * @size: in: sizeof(struct stria_ioc_array) as the caller knows it
- * @flags: in: must be zero
- * @level: in: RAID level (create; assemble takes it from the superblocks)
+ * @flags: in: STRIA_ARRAY_F_* (create only; zero for assemble)
+ * @level: in: RAID level 0, 5 or 6 (create; assemble takes it from the
+ *	superblocks). RAID5 needs at least 3 members, RAID6 4.
  * @chunk_sectors: in: chunk size in 512-byte sectors, a power of two from
  *	8 (4 KiB) to 2048 (1 MiB) (create only; zero for assemble)
  * @nr_members: in: entries in @members, 2 .. STRIA_MAX_MEMBERS
@@ -77,6 +95,12 @@ struct stria_ioc_info {
  * @uuid: out: the array's UUID
  * @msg: out: on failure, why, NUL-terminated (also when the ioctl fails;
  *	the structure is copied back on every error after it was read)
+ * @layout: in: with STRIA_ARRAY_F_LAYOUT, the parity layout of a RAID5 or
+ *	RAID6 array, STRIA_PARITY_* (not STRIA_PARITY_NONE); without it, zero,
+ *	and RAID5/6 get STRIA_PARITY_LEFT_SYMMETRIC. RAID0 has no parity
+ *	layout: the flag is refused there. Assemble: zero, the layout comes
+ *	from the superblocks. Out (create): the layout used.
+ * @reserved0: in: must be zero
  * @reserved: in: must be zero
  */
 struct stria_ioc_array {
@@ -92,10 +116,15 @@ struct stria_ioc_array {
 	__u32 err_member;
 	__u8 uuid[STRIA_UUID_LEN];
 	char msg[STRIA_MSG_LEN];
-	__u64 reserved[8];
+	__u32 layout;
+	__u32 reserved0;
+	__u64 reserved[7];
 };
 
-/* Which array a STOP or QUERY is about: by name when name[0], else index. */
+/*
+ * Which array a STOP, QUERY or MEMBER is about: by name when name[0], else
+ * by index.
+ */
 
 /**
  * struct stria_ioc_stop - stop an array
@@ -122,9 +151,15 @@ struct stria_ioc_stop {
 /* stria_ioc_query.flags */
 #define STRIA_QUERY_F_NEXT	(1U << 0)	/* the first array with index >= @index */
 
-/* stria_ioc_query.state and stria_ioc_member.state */
-#define STRIA_STATE_ACTIVE	0	/* array running / member in use */
-#define STRIA_STATE_FAILED	1	/* member failed I/O */
+/*
+ * stria_ioc_query.state and stria_ioc_member.state. An array is active
+ * while no member has failed, degraded while no more members have failed
+ * than its level tolerates (RAID5: 1, RAID6: 2) and failed beyond that
+ * (RAID0: at the first failed member); a member is active or failed.
+ */
+#define STRIA_STATE_ACTIVE	0	/* no member failed / member in use */
+#define STRIA_STATE_FAILED	1	/* array beyond repair / member failed */
+#define STRIA_STATE_DEGRADED	2	/* array only: running on redundancy */
 
 /**
  * struct stria_ioc_member - one member, as reported by STRIA_IOC_QUERY
@@ -176,6 +211,8 @@ struct stria_ioc_member {
  *	the hardware queue CPU i submits to
  * @cpu_map_cap: in: entries available at @cpu_map
  * @nr_hw_queues: out: hardware queues of the array device
+ * @layout: out: parity layout, STRIA_PARITY_*; STRIA_PARITY_NONE on RAID0
+ * @nr_failed: out: members in STRIA_STATE_FAILED
  * @reserved: in: must be zero
  */
 struct stria_ioc_query {
@@ -199,6 +236,50 @@ struct stria_ioc_query {
 	__u64 cpu_map;
 	__u32 cpu_map_cap;
 	__u32 nr_hw_queues;
+	__u32 layout;
+	__u32 nr_failed;
+	__u64 reserved[7];
+};
+
+/* stria_ioc_member_op.op */
+#define STRIA_MEMBER_OP_FAIL	1	/* mark the member failed */
+
+/* stria_ioc_member_op.flags */
+#define STRIA_MEMBER_F_FORCE	(1U << 0)	/* even beyond the level's tolerance */
+
+/**
+ * struct stria_ioc_member_op - change the state of one member
+ * @size: in: sizeof(struct stria_ioc_member_op)
+ * @flags: in: STRIA_MEMBER_F_*
+ * @index: in: N of /dev/striaN, used when @name is empty
+ * @op: in: STRIA_MEMBER_OP_*
+ * @name: in: array name, or empty
+ * @major: in: device number of the member
+ * @minor: in: device number of the member
+ * @role: out: the member's role
+ * @reserved0: in: must be zero
+ * @events: out: event count of the superblocks written for the change
+ * @msg: out: on failure, why, NUL-terminated
+ * @reserved: in: must be zero
+ *
+ * STRIA_MEMBER_OP_FAIL marks an active member failed, as if it had failed
+ * I/O, and returns once the superblocks of the remaining members record it.
+ * Refused when the member has failed already, and, unless
+ * STRIA_MEMBER_F_FORCE is set, with EBUSY when the array would then have
+ * more failed members than its level tolerates (RAID0: any).
+ */
+struct stria_ioc_member_op {
+	__u32 size;
+	__u32 flags;
+	__u32 index;
+	__u32 op;
+	char name[STRIA_NAME_LEN];
+	__u32 major;
+	__u32 minor;
+	__u32 role;
+	__u32 reserved0;
+	__u64 events;
+	char msg[STRIA_MSG_LEN];
 	__u64 reserved[8];
 };
 
@@ -206,5 +287,6 @@ struct stria_ioc_query {
 #define STRIA_IOC_ASSEMBLE	_IOWR(STRIA_IOC_MAGIC, 0x02, struct stria_ioc_array)
 #define STRIA_IOC_STOP		_IOWR(STRIA_IOC_MAGIC, 0x03, struct stria_ioc_stop)
 #define STRIA_IOC_QUERY		_IOWR(STRIA_IOC_MAGIC, 0x04, struct stria_ioc_query)
+#define STRIA_IOC_MEMBER	_IOWR(STRIA_IOC_MAGIC, 0x05, struct stria_ioc_member_op)
 
 #endif /* _UAPI_LINUX_STRIA_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * striactl create, assemble and stop.
+ * striactl create, assemble, stop and fail.
  *
  * The module checks every request itself and says why it refuses one
  * (stria_ioc_array.msg); striactl adds what only user space can do: size
@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/stria.h>
 
@@ -63,6 +65,71 @@ static int name_ok(const char *name)
 	return 1;
 }
 
+/* RAID level: 0, 5 or 6, also as raid0, raid5, raid6. Returns -1 otherwise. */
+static int parse_level(const char *s)
+{
+	if (!strncmp(s, "raid", 4))
+		s += 4;
+	if (!strcmp(s, "0"))
+		return 0;
+	if (!strcmp(s, "5"))
+		return 5;
+	if (!strcmp(s, "6"))
+		return 6;
+	return -1;
+}
+
+/* md's layout names and short forms. Returns STRIA_PARITY_*, or -1. */
+static int parse_layout(const char *s)
+{
+	static const struct {
+		const char *name, *abbrev;
+		int layout;
+	} layouts[] = {
+		{ "left-asymmetric", "la", STRIA_PARITY_LEFT_ASYMMETRIC },
+		{ "right-asymmetric", "ra", STRIA_PARITY_RIGHT_ASYMMETRIC },
+		{ "left-symmetric", "ls", STRIA_PARITY_LEFT_SYMMETRIC },
+		{ "right-symmetric", "rs", STRIA_PARITY_RIGHT_SYMMETRIC },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
+		if (!strcmp(s, layouts[i].name) || !strcmp(s, layouts[i].abbrev))
+			return layouts[i].layout;
+	return -1;
+}
+
+/*
+ * Does the loaded module support what a create of @level needs? Prints why
+ * not. Returns EXIT_OK or an EXIT_* code.
+ */
+static int check_module_level(struct ctx *c, int level)
+{
+	struct stria_ioc_info info;
+	uint64_t want = level == 6 ? STRIA_FEAT_RAID6 : STRIA_FEAT_RAID5;
+	int fd, ret;
+
+	if (!level)
+		return EXIT_OK;
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	ret = ioctl(fd, STRIA_IOC_INFO, &info);
+	close(fd);
+	if (ret) {
+		err_msg(c, "STRIA_IOC_INFO failed: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (!(info.features & want)) {
+		err_msg(c, "the loaded stria module (%.31s) does not support RAID%d: load a newer one",
+			info.version, level);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
 static void print_started(const struct stria_ioc_array *req, const char *verb)
 {
 	char u[40];
@@ -76,6 +143,7 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "level", required_argument, NULL, 'l' },
+		{ "layout", required_argument, NULL, 'p' },
 		{ "chunk", required_argument, NULL, 'c' },
 		{ "numa-node", required_argument, NULL, 'n' },
 		{ "force", no_argument, NULL, 'f' },
@@ -84,17 +152,20 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	};
 	struct stria_ioc_array req;
 	uint64_t chunk = 64 << 10, sz, min = ~0ULL, max = 0;
-	const char *level = NULL, *name;
-	int opt, ret, force = 0, yes = 0, i, n;
+	const char *level = NULL, *layout = NULL, *name;
+	int opt, ret, force = 0, yes = 0, i, n, lvl, lay = -1, min_members;
 	uint64_t *ptrs;
 	char buf[200], smin[32], smax[32], stot[32];
 	long node = -1;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "l:c:n:fyh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "l:p:c:n:fyh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			level = optarg;
+			break;
+		case 'p':
+			layout = optarg;
 			break;
 		case 'c':
 			if (parse_size(optarg, &chunk))
@@ -125,18 +196,37 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		return usage_error(c, "invalid array name '%s': use 1 to 31 characters from A-Z a-z 0-9 . _ - (not starting with . or -)",
 				   name);
 	if (!level)
-		return usage_error(c, "missing --level (stria supports level 0)");
-	if (strcmp(level, "0") && strcmp(level, "raid0")) {
-		err_msg(c, "RAID level '%s' is not supported (supported: 0)", level);
+		return usage_error(c, "missing --level (0, 5 or 6)");
+	lvl = parse_level(level);
+	if (lvl < 0) {
+		err_msg(c, "RAID level '%s' is not supported (supported: 0, 5, 6)", level);
 		return EXIT_USAGE;
+	}
+	if (layout && !lvl) {
+		err_msg(c, "RAID0 has no parity layout: --layout is for levels 5 and 6");
+		return EXIT_USAGE;
+	}
+	if (layout) {
+		lay = parse_layout(layout);
+		if (lay < 0) {
+			err_msg(c, "unknown layout '%s': use left-asymmetric (la), right-asymmetric (ra), left-symmetric (ls) or right-symmetric (rs)",
+				layout);
+			return EXIT_USAGE;
+		}
 	}
 	if (chunk & (chunk - 1) || chunk < 4096 || chunk > (1 << 20)) {
 		err_msg(c, "chunk size %llu bytes is invalid: it must be a power of two from 4K to 1M",
 			(unsigned long long)chunk);
 		return EXIT_USAGE;
 	}
+	min_members = lvl == 6 ? 4 : lvl == 5 ? 3 : 2;
 	if (n < 2) {
 		err_msg(c, "an array needs at least 2 member devices, %d given", n);
+		return EXIT_USAGE;
+	}
+	if (n < min_members) {
+		err_msg(c, "RAID%d needs at least %d member devices, %d given",
+			lvl, min_members, n);
 		return EXIT_USAGE;
 	}
 	if (n > STRIA_MAX_MEMBERS) {
@@ -144,6 +234,10 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 			STRIA_MAX_MEMBERS, n);
 		return EXIT_USAGE;
 	}
+
+	ret = check_module_level(c, lvl);
+	if (ret)
+		return ret;
 
 	/* Show what would be overwritten; only --force or a "yes" goes on. */
 	for (i = 0; i < n; i++) {
@@ -174,7 +268,11 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		ptrs[i] = (uintptr_t)argv[optind + i];
 	memset(&req, 0, sizeof(req));
 	req.size = sizeof(req);
-	req.level = 0;
+	req.level = (uint32_t)lvl;
+	if (lay >= 0) {
+		req.flags |= STRIA_ARRAY_F_LAYOUT;
+		req.layout = (uint32_t)lay;
+	}
 	req.chunk_sectors = (uint32_t)(chunk >> 9);
 	req.nr_members = n;
 	req.numa_node = node < 0 ? STRIA_NODE_AUTO : (uint32_t)node;
@@ -189,9 +287,9 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		fmt_size(min, smin, sizeof(smin));
 		fmt_size(max, smax, sizeof(smax));
 		fmt_size(((min >> 9) - STRIA_SB_DATA_OFFSET) / (chunk >> 9) *
-			 chunk * n, stot, sizeof(stot));
+			 chunk * (n - min_members + 2), stot, sizeof(stot));
 		printf("note: members differ in size (%s to %s); each contributes as much as the smallest, so the capacity is about %d x %s = %s\n",
-		       smin, smax, n, smin, stot);
+		       smin, smax, n - min_members + 2, smin, stot);
 	}
 	return EXIT_OK;
 }
@@ -445,4 +543,91 @@ int cmd_stop(struct ctx *c, int argc, char **argv)
 	else
 		err_msg(c, "%s: %s", argv[optind], strerror(err));
 	return err == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
+}
+
+/*
+ * DEV as a device number: a block device node, or MAJOR:MINOR (for a member
+ * whose node is gone). Prints why not; returns 0 or an EXIT_* code.
+ */
+static int member_devnum(struct ctx *c, const char *dev, uint32_t *major,
+			 uint32_t *minor)
+{
+	struct stat st;
+	char end;
+
+	if (sscanf(dev, "%u:%u%c", major, minor, &end) == 2)
+		return EXIT_OK;
+	if (stat(dev, &st)) {
+		err_msg(c, "%s: %s", dev, strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		err_msg(c, "%s is not a block device", dev);
+		return EXIT_FAIL;
+	}
+	*major = major(st.st_rdev);
+	*minor = minor(st.st_rdev);
+	return EXIT_OK;
+}
+
+int cmd_fail(struct ctx *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		COMMON_LONGOPTS, { 0 }
+	};
+	struct stria_ioc_member_op req;
+	struct stria_ioc_query q;
+	char name[STRIA_NAME_LEN] = "";
+	uint32_t index = 0;
+	const char *arr, *dev;
+	int fd, opt, ret, err, force = 0;
+
+	while ((opt = getopt_long(argc, argv, "fh", longopts, NULL)) != -1) {
+		if (opt == 'f') {
+			force = 1;
+			continue;
+		}
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret < 0 ? EXIT_OK : ret;
+	}
+	if (argc - optind != 2)
+		return usage_error(c, "give the array and one member device");
+	arr = argv[optind];
+	dev = argv[optind + 1];
+	if (resolve_array(arr, name, &index))
+		return usage_error(c, "'%s' is not an array name or /dev/striaN", arr);
+	memset(&req, 0, sizeof(req));
+	req.size = sizeof(req);
+	req.op = STRIA_MEMBER_OP_FAIL;
+	req.flags = force ? STRIA_MEMBER_F_FORCE : 0;
+	req.index = index;
+	memcpy(req.name, name, sizeof(req.name));
+	ret = member_devnum(c, dev, &req.major, &req.minor);
+	if (ret)
+		return ret;
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	ret = ioctl(fd, STRIA_IOC_MEMBER, &req);
+	err = errno;
+	if (ret) {
+		close(fd);
+		req.msg[STRIA_MSG_LEN - 1] = '\0';
+		if (err == ENOTTY)
+			err_msg(c, "the loaded stria module cannot fail members: load a newer one");
+		else if (req.msg[0])
+			err_msg(c, "%s: %s", dev, req.msg);
+		else
+			err_msg(c, "%s: %s", dev, strerror(err));
+		return err == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
+	}
+	printf("failed %s (role %u) in %s\n", dev, req.role, arr);
+	if (!query_array(fd, name[0] ? name : NULL, index, 0, &q, NULL, NULL, 0))
+		printf("array '%s' (/dev/stria%u) is %s: %u of %u members failed\n",
+		       q.name, q.index, array_state_name(q.state), q.nr_failed,
+		       q.nr_members);
+	close(fd);
+	return EXIT_OK;
 }

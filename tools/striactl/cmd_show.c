@@ -17,10 +17,23 @@
 #include "striactl.h"
 #include "ondisk.h"
 
+/* A member's state. */
 static const char *state_name(uint32_t s)
 {
 	return s == STRIA_STATE_ACTIVE ? "active" :
 	       s == STRIA_STATE_FAILED ? "failed" : "unknown";
+}
+
+/* An array's state: a member's, or degraded. */
+const char *array_state_name(uint32_t s)
+{
+	return s == STRIA_STATE_DEGRADED ? "degraded" : state_name(s);
+}
+
+/* A running array's parity layout ("none" on RAID0). */
+static const char *query_layout_name(const struct stria_ioc_query *q)
+{
+	return stria_parity_layout_name(q->level, q->layout);
 }
 
 /*
@@ -116,10 +129,12 @@ static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
 	out_str(o, "name", q->name);
 	out_uuid(o, "uuid", q->uuid);
 	out_u64(o, "level", q->level);
-	out_str(o, "state", state_name(q->state));
+	out_str(o, "layout", query_layout_name(q));
+	out_str(o, "state", array_state_name(q->state));
 	out_u64(o, "size_bytes", q->array_sectors << 9);
 	out_u64(o, "chunk_bytes", (uint64_t)q->chunk_sectors << 9);
 	out_u64(o, "nr_members", q->nr_members);
+	out_u64(o, "nr_failed", q->nr_failed);
 	if (!members)
 		return;
 	out_arr_begin(o, "members");
@@ -200,9 +215,10 @@ int cmd_list(struct ctx *c, int argc, char **argv)
 			char size[32];
 
 			fmt_size(q.array_sectors << 9, size, sizeof(size));
-			printf("/dev/stria%u %s raid%u %u members %s %s\n",
+			printf("/dev/stria%u %s raid%u %u members %s %s%s%s\n",
 			       q.index, q.name, q.level, q.nr_members, size,
-			       state_name(q.state));
+			       array_state_name(q.state), q.level ? " " : "",
+			       q.level ? query_layout_name(&q) : "");
 			idx = q.index + 1;
 		}
 		close(fd);
@@ -329,6 +345,44 @@ static void out_time(struct out *o, const char *key, uint64_t t)
 	out_str(o, key, buf);
 }
 
+/*
+ * The failed members a superblock records: a list of roles in JSON, else
+ * "1,3" or "none".
+ */
+static void out_failed_roles(struct out *o, const struct stria_sb *sb)
+{
+	uint64_t failed = stria_le64(sb->failed);
+	char buf[STRIA_MAX_MEMBERS * 3 + 8] = "";
+	size_t len = 0;
+	int i;
+
+	if (o->fmt == OUT_JSON) {
+		out_arr_begin(o, "failed_roles");
+		for (i = 0; i < STRIA_MAX_MEMBERS; i++)
+			if (failed & (1ULL << i))
+				out_u64(o, NULL, i);
+		out_arr_end(o);
+		return;
+	}
+	for (i = 0; i < STRIA_MAX_MEMBERS; i++)
+		if (failed & (1ULL << i))
+			len += snprintf(buf + len, sizeof(buf) - len, "%s%d",
+					len ? "," : "", i);
+	out_str(o, "failed_roles", len ? buf : "none");
+}
+
+/* The array's state as one superblock sees it (active/degraded/failed). */
+static const char *sb_array_state(const struct stria_sb *sb)
+{
+	int nfail = __builtin_popcountll(stria_le64(sb->failed));
+	uint32_t level = stria_le32(sb->level);
+	int tol = level == 6 ? 2 : level == 5 ? 1 : 0;
+
+	return array_state_name(!nfail ? STRIA_STATE_ACTIVE :
+				nfail <= tol ? STRIA_STATE_DEGRADED :
+				STRIA_STATE_FAILED);
+}
+
 int cmd_examine(struct ctx *c, int argc, char **argv)
 {
 	struct stria_sb sb;
@@ -368,11 +422,17 @@ int cmd_examine(struct ctx *c, int argc, char **argv)
 	out_uuid(o, "uuid", sb.array_uuid);
 	out_uuid(o, "member_uuid", sb.member_uuid);
 	out_u64(o, "format", stria_le32(sb.format));
-	out_u64(o, "layout", stria_le32(sb.layout));
+	out_u64(o, "layout_version", stria_le32(sb.layout));
 	out_u64(o, "level", stria_le32(sb.level));
+	out_str(o, "layout", stria_parity_layout_name(stria_le32(sb.level),
+			stria_le32(sb.parity_layout)));
 	out_u64(o, "chunk_bytes", (uint64_t)stria_le32(sb.chunk_sectors) << 9);
 	out_u64(o, "nr_members", stria_le32(sb.nr_members));
 	out_u64(o, "role", stria_le32(sb.role));
+	out_str(o, "array_state", sb_array_state(&sb));
+	out_u64(o, "nr_failed",
+		(uint64_t)__builtin_popcountll(stria_le64(sb.failed)));
+	out_failed_roles(o, &sb);
 	out_u64(o, "data_offset_sectors", stria_le64(sb.data_offset));
 	out_u64(o, "data_sectors", stria_le64(sb.data_sectors));
 	out_u64(o, "dev_sectors", stria_le64(sb.dev_sectors));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * striactl: create, assemble, stop and inspect stria arrays.
+ * striactl: create, assemble, stop, fail members of and inspect stria
+ * arrays.
  *
  * One command table (below) drives dispatch, usage and --help. Display
  * commands take -o normal|json and --export and describe their output
@@ -227,12 +228,16 @@ static int cmd_version(struct ctx *c, int argc, char **argv)
 
 static const struct command commands[] = {
 	{ "create", cmd_create,
-	  "NAME --level 0 [--chunk SIZE] [--numa-node N] [--force] [--yes] DEV...",
-	  "Create array NAME from the member devices DEV... (at least 2), in\n"
-	  "that order, and start it as /dev/striaN. A superblock is written at\n"
-	  "the start of every member; data starts 1 MiB in. Members may differ in\n"
-	  "size: each contributes as much as the smallest.\n\n"
-	  "  -l, --level LEVEL    RAID level: 0 (or raid0)\n"
+	  "NAME --level 0|5|6 [--layout LAYOUT] [--chunk SIZE] [--numa-node N] [--force] [--yes] DEV...",
+	  "Create array NAME from the member devices DEV... (RAID0 at least 2,\n"
+	  "RAID5 3, RAID6 4), in that order, and start it as /dev/striaN. A\n"
+	  "superblock is written at the start of every member; data starts 1 MiB\n"
+	  "in. Members may differ in size: each contributes as much as the\n"
+	  "smallest.\n\n"
+	  "  -l, --level LEVEL    RAID level: 0, 5 or 6 (or raid0, raid5, raid6)\n"
+	  "  -p, --layout LAYOUT  RAID5/6 parity layout, as md: left-symmetric (ls,\n"
+	  "                       the default), right-symmetric (rs), left-asymmetric\n"
+	  "                       (la) or right-asymmetric (ra); not for RAID0\n"
 	  "  -c, --chunk SIZE     chunk size, power of two from 4K to 1M (default 64K);\n"
 	  "                       suffixes K, M, G, T\n"
 	  "  -n, --numa-node N    node for the array's queues and memory (default:\n"
@@ -251,11 +256,21 @@ static const struct command commands[] = {
 	{ "stop", cmd_stop, "NAME|/dev/striaN",
 	  "Stop a running array. Refused while it is open or mounted. Its\n"
 	  "superblocks are marked clean.", 0 },
+	{ "fail", cmd_fail, "NAME|/dev/striaN DEV [--force]",
+	  "Mark member DEV of a running array failed, as if it had failed I/O:\n"
+	  "the array stops using it and the other members' superblocks record\n"
+	  "it, so it stays failed when the array is assembled again. DEV is the\n"
+	  "member's device node, or MAJOR:MINOR. Refused when the array would\n"
+	  "then have more failed members than its level tolerates (RAID0: none,\n"
+	  "RAID5: 1, RAID6: 2).\n\n"
+	  "  -f, --force          fail it even so: the array's data is lost", 0 },
 	{ "status", cmd_status, "[-o FORMAT] [NAME|/dev/striaN]",
-	  "Short state of every running array, or of one.", 1 },
+	  "Short state of every running array, or of one: level, layout, state\n"
+	  "(active, degraded: running on its redundancy, failed: data lost) and\n"
+	  "each member's state (active or failed).", 1 },
 	{ "detail", cmd_detail, "[-o FORMAT|--export] NAME|/dev/striaN",
-	  "Everything about a running array: geometry, members, NUMA node and\n"
-	  "the CPU -> hardware queue map.", 1 },
+	  "Everything about a running array: geometry, layout, state, members,\n"
+	  "NUMA node and the CPU -> hardware queue map.", 1 },
 	{ "examine", cmd_examine, "[-o FORMAT|--export] DEV",
 	  "Read and check the stria superblock of DEV, without the module.\n"
 	  "Exits 3 when DEV has no stria superblock, 1 when it is damaged or\n"

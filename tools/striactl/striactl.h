@@ -78,8 +78,10 @@ int scan_devices(void (*fn)(const char *path, const struct stria_sb *sb,
 int cmd_create(struct ctx *c, int argc, char **argv);
 int cmd_assemble(struct ctx *c, int argc, char **argv);
 int cmd_stop(struct ctx *c, int argc, char **argv);
+int cmd_fail(struct ctx *c, int argc, char **argv);
 
 /* cmd_show.c */
+const char *array_state_name(uint32_t state);
 int resolve_array(const char *arg, char *name, uint32_t *index);
 int query_array(int fd, const char *name, uint32_t index, int next,
 		struct stria_ioc_query *q, struct stria_ioc_member *members,

@@ -98,6 +98,18 @@ r56_delta() {
 	echo $((now - was))
 }
 
+# r56_sum FILE NAME...: the growth of several counters, added; nothing
+# when one is missing.
+r56_sum() {
+	local f=$1 n d sum=0
+	shift
+	for n in "$@"; do
+		d=$(r56_delta "$f" "$n") || return 1
+		sum=$((sum + d))
+	done
+	echo "$sum"
+}
+
 # r56_deltas FILE [DEV]: every counter's growth as "name=N ...", for diag.
 r56_deltas() {
 	local n out=""
@@ -130,27 +142,29 @@ member_reads() {
 
 # --- workloads ------------------------------------------------------------
 
-# fio_interleaved DEV JOBS SLOT SIZE BSSPLIT [fio args]: JOBS jobs write at
-# once, crc32c-verified, into the same stripes: job j owns the SLOT-sized
-# slots j, j+JOBS, j+2*JOBS ... of the first SIZE bytes and writes random
-# blocks (BSSPLIT, none larger than SLOT) at the start of its slots, so
-# neighbouring blocks of one chunk, and the parity they share, are updated
-# by different jobs concurrently. Slots are rewritten (no random map): the
-# verify phase, and a later --verify_only with the same arguments, check
-# the last write of each. Every job issues SIZE / JOBS bytes.
+# fio_interleaved DEV OFFSET JOBS SLOT SIZE BSSPLIT [fio args]: JOBS jobs
+# write at once, crc32c-verified, into the same stripes of the SIZE bytes
+# from OFFSET: job j owns the SLOT-sized slots j, j+JOBS, j+2*JOBS ... and
+# writes random blocks (BSSPLIT, none larger than SLOT) at the start of its
+# slots, so neighbouring blocks of one chunk, and the parity they share,
+# are updated by different jobs concurrently (all jobs share the seed: they
+# visit the same stripes at the same time). Slots are rewritten (no random
+# map): the verify phase, and a later --verify_only with the same
+# arguments, check the last write of each. Every job issues SIZE / JOBS
+# bytes.
 fio_interleaved() {
-	local dev=$1 jobs=$2 slot=$3 size=$4 bssplit=$5 j
-	local slot_b stride
-	shift 5
-	slot_b=$(size_bytes "$slot")
+	local dev=$1 off=$2 jobs=$3 slot_b stride size_b bssplit=$6 j
+	slot_b=$(size_bytes "$4")
+	size_b=$(size_bytes "$5")
 	stride=$((slot_b * jobs))
+	shift 6
 	local args=(--filename="$dev" --direct=1 --ioengine=libaio --iodepth=8
 		--rw=randwrite --bssplit="$bssplit" --blockalign="$stride"
-		--norandommap --size=$(($(size_bytes "$size") - stride + slot_b))
-		--io_size=$(($(size_bytes "$size") / jobs))
-		--verify=crc32c --verify_fatal=1 --randseed=5678 "$@")
+		--norandommap --size=$((size_b - stride + slot_b))
+		--io_size=$((size_b / jobs)) --verify=crc32c --verify_fatal=1
+		--randseed=5678 "$@")
 	for ((j = 0; j < jobs; j++)); do
-		args+=(--name="j$j" --offset=$((j * slot_b)))
+		args+=(--name="j$j" --offset=$((off + j * slot_b)))
 	done
 	fio "${args[@]}"
 }

@@ -840,9 +840,13 @@ int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 	}
 	nfail = atomic_read(&a->nr_failed) + 1;
 	if (nfail > tol && !force) {
-		snprintf(msg, STRIA_MSG_LEN, "failing member %u (%pg) would leave '%s' with %u failed members; raid%u tolerates %u",
-			 m->role, m->dev.bdev, a->name, nfail, a->geom.level,
-			 tol);
+		if (!tol)
+			snprintf(msg, STRIA_MSG_LEN, "failing member %u (%pg) would fail '%s': raid%u tolerates no failed member",
+				 m->role, m->dev.bdev, a->name, a->geom.level);
+		else
+			snprintf(msg, STRIA_MSG_LEN, "failing member %u (%pg) would leave '%s' with %u failed members; raid%u tolerates %u",
+				 m->role, m->dev.bdev, a->name, nfail,
+				 a->geom.level, tol);
 		return -EBUSY;
 	}
 	pr_warn("stria%d: member %u (%pg) failed by request%s\n", a->index,

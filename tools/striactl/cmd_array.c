@@ -617,6 +617,9 @@ int cmd_fail(struct ctx *c, int argc, char **argv)
 		req.msg[STRIA_MSG_LEN - 1] = '\0';
 		if (err == ENOTTY)
 			err_msg(c, "the loaded stria module cannot fail members: load a newer one");
+		else if (req.msg[0] && err == EBUSY)
+			err_msg(c, "%s: %s (--force fails it anyway, and the array with it)",
+				dev, req.msg);
 		else if (req.msg[0])
 			err_msg(c, "%s: %s", dev, req.msg);
 		else

@@ -179,6 +179,24 @@ static ssize_t io_stat_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(io_stat);
 
+/* RAID5/6 only: stripe operations by method, see raid56.c */
+static ssize_t raid56_stats_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return stria_raid56_stats_show(dev_to_array(dev), buf);
+}
+static DEVICE_ATTR_RO(raid56_stats);
+
+static umode_t stria_disk_attr_visible(struct kobject *kobj,
+				       struct attribute *attr, int n)
+{
+	struct device *dev = kobj_to_dev(kobj);
+
+	if (attr == &dev_attr_raid56_stats.attr && !dev_to_array(dev)->r56)
+		return 0;
+	return attr->mode;
+}
+
 static struct attribute *stria_disk_attrs[] = {
 	&dev_attr_level.attr,
 	&dev_attr_layout.attr,
@@ -192,12 +210,14 @@ static struct attribute *stria_disk_attrs[] = {
 	&dev_attr_numa_node.attr,
 	&dev_attr_memory_nodes.attr,
 	&dev_attr_io_stat.attr,
+	&dev_attr_raid56_stats.attr,
 	NULL,
 };
 
 static const struct attribute_group stria_disk_group = {
-	.name	= "stria",
-	.attrs	= stria_disk_attrs,
+	.name		= "stria",
+	.attrs		= stria_disk_attrs,
+	.is_visible	= stria_disk_attr_visible,
 };
 
 const struct attribute_group *stria_disk_groups[] = {

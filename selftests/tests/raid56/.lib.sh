@@ -226,3 +226,51 @@ print(f"{len(set_a)} members x {length // chunk} chunks compared, {bad} differ")
 sys.exit(1 if bad else 0)
 PY
 }
+
+# pattern_write DEV SECTORS: the --generate pattern over DEV's first SECTORS
+# sectors (whole MiBs), 1 MiB direct writes.
+pattern_write() {
+	"$LAYOUT_CHECK" --generate "$2" |
+		dd of="$1" bs=1M oflag=direct iflag=fullblock status=none
+}
+
+# pattern_classify DEV SECTORS BLOCK: read DEV's first SECTORS sectors in
+# direct reads of BLOCK bytes and sort each block: it holds the pattern
+# (ok), its read failed with EIO (eio), or it returned anything else
+# (wrong, or another error). Prints "ok=N eio=N wrong=N" and the first
+# wrong blocks; exits 1 when any block is wrong.
+pattern_classify() {
+	"$LAYOUT_CHECK" --generate "$2" >/tmp/pattern.expect || return 2
+	python3 - "$1" "$2" "$3" <<'PY'
+import errno, mmap, os, sys
+dev, sectors, block = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+want = open("/tmp/pattern.expect", "rb")
+buf = mmap.mmap(-1, block)
+fd = os.open(dev, os.O_RDONLY | os.O_DIRECT)
+ok = eio = wrong = 0
+for off in range(0, sectors * 512, block):
+    exp = want.read(block)
+    try:
+        n = os.preadv(fd, [buf], off)
+    except OSError as e:
+        if e.errno == errno.EIO:
+            eio += 1
+            continue
+        n = -e.errno
+    if n == block and buf[:] == exp:
+        ok += 1
+        continue
+    wrong += 1
+    if wrong <= 5:
+        print(f"block at byte {off}: " + (f"read returned {n}" if n != block else
+              "wrong data (array sector "
+              f"{int.from_bytes(buf[0:8], 'little') if buf[8:16] == b'STRIAPAT' else 'none'})"))
+print(f"ok={ok} eio={eio} wrong={wrong}")
+sys.exit(1 if wrong else 0)
+PY
+}
+
+# member_state ROLE [DEV]: that member's state in /sys/block/DEV/stria/members.
+member_state() {
+	awk -v r="$1" '$1 == r { print $3 }' "/sys/block/${2:-stria0}/stria/members"
+}

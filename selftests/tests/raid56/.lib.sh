@@ -169,25 +169,31 @@ fio_interleaved() {
 	fio "${args[@]}"
 }
 
-# r56_replay DEV SEED OPS SPAN [SIZES]: OPS direct writes of pseudo-random
-# data at pseudo-random 4K-aligned offsets below SPAN bytes, one at a time,
-# all decided by SEED: the same call writes the same bytes to any device.
+# r56_replay DEV SEED OPS SPAN [SIZES [ALIGN [BASE]]]: OPS direct writes
+# of pseudo-random data at pseudo-random ALIGN-aligned offsets (default
+# 4096) in the SPAN bytes from BASE (default 0), one at a time, all decided
+# by SEED: the same call writes the same bytes to any device, or file.
 # SIZES: comma-separated bytes (default 4K,8K,12K,64K,132K,1M).
 r56_replay() {
 	python3 - "$@" <<'PY'
 import mmap, os, random, sys
 dev, seed, ops, span = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-sizes = [int(s) for s in (sys.argv[5] if len(sys.argv) > 5 else
+sizes = [int(s) for s in (sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else
          "4096,8192,12288,65536,135168,1048576").split(",")]
+align = int(sys.argv[6]) if len(sys.argv) > 6 else 4096
+base = int(sys.argv[7]) if len(sys.argv) > 7 else 0
 rng = random.Random(seed)
 buf = mmap.mmap(-1, max(sizes))          # page aligned, as O_DIRECT wants
-fd = os.open(dev, os.O_WRONLY | os.O_DIRECT)
+try:
+    fd = os.open(dev, os.O_WRONLY | os.O_DIRECT)
+except OSError:                          # a model file on tmpfs
+    fd = os.open(dev, os.O_WRONLY)
 for _ in range(ops):
     n = rng.choice(sizes)
-    off = rng.randrange(0, (span - n) // 4096 + 1) * 4096
+    off = rng.randrange(0, (span - n) // align + 1) * align
     buf[:n] = rng.randbytes(n)
-    if os.pwritev(fd, [memoryview(buf)[:n]], off) != n:
-        sys.exit(f"short write at {off}")
+    if os.pwritev(fd, [memoryview(buf)[:n]], base + off) != n:
+        sys.exit(f"short write at {base + off}")
 os.fsync(fd)
 os.close(fd)
 PY
@@ -273,4 +279,23 @@ PY
 # member_state ROLE [DEV]: that member's state in /sys/block/DEV/stria/members.
 member_state() {
 	awk -v r="$1" '$1 == r { print $3 }' "/sys/block/${2:-stria0}/stria/members"
+}
+
+# SUB4K: write sizes for r56_replay with ALIGN 512: sectors within a page,
+# across pages, chunks (64K + 512) and 4K stripes (196K)
+SUB4K=512,1024,1536,3584,4608,8192,66048,200704
+
+# model_check TAG DEV OFF LEN SEED OPS: OPS sub-4K writes (r56_replay) to
+# the LEN bytes of DEV at OFF and to a copy of them in a file; DEV must
+# then read back as the copy.
+model_check() {
+	local tag=$1 dev=$2 off=$3 len=$4 seed=$5 ops=$6
+	check "$tag: copy $((len >> 10)) KiB at $((off >> 10)) KiB as the model" \
+		dd if="$dev" of=/tmp/model bs=64K skip=$((off / 65536)) count=$((len / 65536)) \
+		iflag=direct status=none
+	check "$tag: $ops writes of 512 bytes to 196K, 512-byte aligned" \
+		r56_replay "$dev" "$seed" "$ops" "$len" "$SUB4K" 512 "$off"
+	r56_replay /tmp/model "$seed" "$ops" "$len" "$SUB4K" 512 0
+	check "$tag: the array reads back as the model" \
+		cmp -n "$len" -i "$off:0" "$dev" /tmp/model
 }

@@ -82,19 +82,31 @@ size_bytes() {
 	esac
 }
 
+# Under TCG every program a test starts costs about 0.3 s (exec over 9p):
+# the counter helpers below use bash builtins only.
+
 # r56_snap FILE [DEV]: save /sys/block/DEV/stria/raid56_stats (default
 # stria0); fails when the file is missing.
 r56_snap() {
-	cat "/sys/block/${2:-stria0}/stria/raid56_stats" >"$1"
+	local l
+	{ while read -r l; do echo "$l"; done <"/sys/block/${2:-stria0}/stria/raid56_stats"; } >"$1"
+}
+
+# _r56_get FILE NAME: the value of counter NAME in FILE; fails if absent.
+_r56_get() {
+	local n v
+	while read -r n v; do
+		[ "$n" = "$2" ] && { echo "$v"; return 0; }
+	done <"$1"
+	return 1
 }
 
 # r56_delta FILE NAME [DEV]: how much counter NAME grew since r56_snap FILE.
 # Prints nothing (so any comparison fails) when the counter is missing.
 r56_delta() {
 	local now was
-	now=$(awk -v n="$2" '$1 == n { print $2 }' "/sys/block/${3:-stria0}/stria/raid56_stats")
-	was=$(awk -v n="$2" '$1 == n { print $2 }' "$1")
-	[ -n "$now" ] && [ -n "$was" ] || return 1
+	now=$(_r56_get "/sys/block/${3:-stria0}/stria/raid56_stats" "$2") || return 1
+	was=$(_r56_get "$1" "$2") || return 1
 	echo $((now - was))
 }
 
@@ -132,41 +144,50 @@ stria_parity_check() {
 # member_reads DEV...: read requests the devices completed, summed
 # (/sys/block/X/stat field 1).
 member_reads() {
-	local d sum=0
+	local d r sum=0
 	for d in "$@"; do
-		d=$(readlink -f "$d")
-		sum=$((sum + $(awk '{ print $1 }' "/sys/block/${d#/dev/}/stat")))
+		[ -L "$d" ] && d=$(readlink -f "$d")
+		read -r r _ <"/sys/block/${d#/dev/}/stat" || return 1
+		sum=$((sum + r))
 	done
 	echo "$sum"
 }
 
 # --- workloads ------------------------------------------------------------
 
-# fio_interleaved DEV OFFSET JOBS SLOT SIZE BSSPLIT [fio args]: JOBS jobs
-# write at once, crc32c-verified, into the same stripes of the SIZE bytes
-# from OFFSET: job j owns the SLOT-sized slots j, j+JOBS, j+2*JOBS ... and
-# writes random blocks (BSSPLIT, none larger than SLOT) at the start of its
-# slots, so neighbouring blocks of one chunk, and the parity they share,
-# are updated by different jobs concurrently (all jobs share the seed: they
-# visit the same stripes at the same time). Slots are rewritten (no random
-# map): the verify phase, and a later --verify_only with the same
-# arguments, check the last write of each. Every job issues SIZE / JOBS
-# bytes.
-fio_interleaved() {
-	local dev=$1 off=$2 jobs=$3 slot_b stride size_b bssplit=$6 j
+# Data jobs for fio, as argument lists: a job's options follow its --name,
+# so several lists go into one fio run, and the same lists with
+# --verify_only (a global option, before them) check the data later. fio
+# costs seconds to start under TCG: verify several regions in one run.
+FIO_DATA=(--direct=1 --ioengine=libaio --verify=crc32c --verify_fatal=1)
+
+# jobs_mixed NAME OFFSET SIZE RW: two jobs, SIZE each side by side from
+# OFFSET, of 4K..1M blocks (as raid0's fio_verify), RW randwrite or write.
+jobs_mixed() {
+	printf '%s\n' --name="$1" --offset="$2" --numjobs=2 --size="$3" \
+		--offset_increment="$3" --rw="$4" --bssplit=4k/40:64k/30:192k/20:1m/10 \
+		--randseed=1234 --iodepth=16
+}
+
+# jobs_interleaved NAME OFFSET JOBS SLOT SIZE BSSPLIT: JOBS jobs that write
+# into the same stripes of the SIZE bytes from OFFSET: job j owns the
+# SLOT-sized slots j, j+JOBS, j+2*JOBS ... and writes random blocks
+# (BSSPLIT, none larger than SLOT) at the start of its slots, so
+# neighbouring blocks of one chunk, and the parity they share, are updated
+# by different jobs at once (they share the seed, so they visit the same
+# stripes at the same time). Slots are rewritten (no random map): verify
+# checks the last write of each. Every job issues SIZE / JOBS bytes.
+jobs_interleaved() {
+	local name=$1 off=$2 jobs=$3 slot_b stride size_b bssplit=$6 j
 	slot_b=$(size_bytes "$4")
 	size_b=$(size_bytes "$5")
 	stride=$((slot_b * jobs))
-	shift 6
-	local args=(--filename="$dev" --direct=1 --ioengine=libaio --iodepth=8
-		--rw=randwrite --bssplit="$bssplit" --blockalign="$stride"
-		--norandommap --size=$((size_b - stride + slot_b))
-		--io_size=$((size_b / jobs)) --verify=crc32c --verify_fatal=1
-		--randseed=5678 "$@")
 	for ((j = 0; j < jobs; j++)); do
-		args+=(--name="j$j" --offset=$((off + j * slot_b)))
+		printf '%s\n' --name="$name$j" --offset=$((off + j * slot_b)) \
+			--rw=randwrite --bssplit="$bssplit" --blockalign="$stride" \
+			--norandommap --size=$((size_b - stride + slot_b)) \
+			--io_size=$((size_b / jobs)) --randseed=5678 --iodepth=8
 	done
-	fio "${args[@]}"
 }
 
 # r56_replay DEV SEED OPS SPAN [SIZES [ALIGN [BASE]]]: OPS direct writes
@@ -278,7 +299,11 @@ PY
 
 # member_state ROLE [DEV]: that member's state in /sys/block/DEV/stria/members.
 member_state() {
-	awk -v r="$1" '$1 == r { print $3 }' "/sys/block/${2:-stria0}/stria/members"
+	local r d st _
+	while read -r r d st _; do
+		[ "$r" = "$1" ] && { echo "$st"; return 0; }
+	done <"/sys/block/${2:-stria0}/stria/members"
+	return 1
 }
 
 # SUB4K: write sizes for r56_replay with ALIGN 512: sectors within a page,
@@ -298,4 +323,17 @@ model_check() {
 	r56_replay /tmp/model "$seed" "$ops" "$len" "$SUB4K" 512 0
 	check "$tag: the array reads back as the model" \
 		cmp -n "$len" -i "$off:0" "$dev" /tmp/model
+}
+
+# as_verify JOBARG...: the job argument lists given, with --verify_only
+# after every --name: put jobs that wrote earlier in front of new ones, so
+# fio checks their data while the new ones write and every job keeps its
+# place. fio seeds a job's random offsets with its place in the command
+# line (thread_number): a job verifies only at the place it wrote from.
+as_verify() {
+	local a
+	for a in "$@"; do
+		echo "$a"
+		[[ $a == --name=* ]] && echo --verify_only
+	done
 }

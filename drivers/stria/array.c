@@ -147,6 +147,36 @@ static int stria_open_all(struct stria_spec *spec, struct stria_opened *o)
 	return 0;
 }
 
+/*
+ * Create, RAID5/6: zero every member's data area, so that each stripe's
+ * parity matches its data from the start. Read-modify-write carries a
+ * stripe's parity forward (P' = P ^ D ^ D'): over a drive's old contents it
+ * would keep old garbage in P, and a later failure would rebuild data
+ * written after create from it. Members with Write Zeroes do this at once;
+ * others get written. A background initial sync replaces this with the
+ * failure-handling work.
+ */
+static int stria_zero_parity_data(struct stria_spec *spec,
+				  struct stria_opened *o,
+				  const struct stria_geom *g)
+{
+	u32 i;
+	int ret;
+
+	if (!stria_geom_nr_parity(g))
+		return 0;
+	for (i = 0; i < spec->nr_members; i++) {
+		ret = blkdev_issue_zeroout(o->dev[i].bdev, STRIA_SB_DATA_OFFSET,
+					   g->member_sectors, GFP_KERNEL, 0);
+		if (ret) {
+			stria_fail(spec, i, "%s: cannot zero the data area so the parity starts consistent: error %d",
+				   spec->paths[i], ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /* Create: every member must hold the superblock area plus one chunk. */
 static int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
 			      struct stria_geom *g)
@@ -670,6 +700,8 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 		for (i = 0; i < spec->nr_members; i++)
 			roles[i] = i;
 		ret = stria_check_create(spec, &o, &g);
+		if (!ret)
+			ret = stria_zero_parity_data(spec, &o, &g);
 	}
 	if (ret)
 		goto out_close;

@@ -284,6 +284,26 @@ out_free:
 	return ret;
 }
 
+
+/*
+ * The running array a STOP or MEMBER request names (by name when @name[0],
+ * else by index), or NULL with the reason in @msg (STRIA_MSG_LEN bytes).
+ * Caller holds stria_arrays_lock.
+ */
+static struct stria_array *stria_running(const char *name, u32 index,
+					 char *msg)
+{
+	struct stria_array *a = stria_array_find(name, index, false);
+
+	if (a)
+		return a;
+	if (name[0])
+		snprintf(msg, STRIA_MSG_LEN, "no array named '%s' is running",
+			 name);
+	else
+		snprintf(msg, STRIA_MSG_LEN, "stria%u is not running", index);
+	return NULL;
+}
 static long stria_ioc_stop(void __user *argp)
 {
 	struct stria_ioc_stop req;
@@ -307,18 +327,8 @@ static long stria_ioc_stop(void __user *argp)
 		goto out;
 	}
 	mutex_lock(&stria_arrays_lock);
-	a = stria_array_find(req.name, req.index, false);
-	if (!a) {
-		if (req.name[0])
-			snprintf(req.msg, sizeof(req.msg), "no array named '%s' is running",
-				 req.name);
-		else
-			snprintf(req.msg, sizeof(req.msg), "stria%u is not running",
-				 req.index);
-		ret = -ENOENT;
-	} else {
-		ret = stria_array_stop(a, req.msg);
-	}
+	a = stria_running(req.name, req.index, req.msg);
+	ret = a ? stria_array_stop(a, req.msg) : -ENOENT;
 	mutex_unlock(&stria_arrays_lock);
 out:
 	return stria_copy_back(argp, &req, usize, sizeof(req), ret);
@@ -439,14 +449,8 @@ static long stria_ioc_member(void __user *argp)
 		goto out;
 	}
 	mutex_lock(&stria_arrays_lock);
-	a = stria_array_find(req.name, req.index, false);
+	a = stria_running(req.name, req.index, req.msg);
 	if (!a) {
-		if (req.name[0])
-			snprintf(req.msg, sizeof(req.msg), "no array named '%s' is running",
-				 req.name);
-		else
-			snprintf(req.msg, sizeof(req.msg), "stria%u is not running",
-				 req.index);
 		ret = -ENOENT;
 	} else {
 		ret = stria_array_fail_member(a, MKDEV(req.major, req.minor),

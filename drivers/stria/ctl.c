@@ -304,6 +304,7 @@ static struct stria_array *stria_running(const char *name, u32 index,
 		snprintf(msg, STRIA_MSG_LEN, "stria%u is not running", index);
 	return NULL;
 }
+
 static long stria_ioc_stop(void __user *argp)
 {
 	struct stria_ioc_stop req;

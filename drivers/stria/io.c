@@ -121,7 +121,20 @@ bool stria_member_io_error(struct stria_member *m, blk_status_t st)
 	atomic64_inc(&m->errors);
 	if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN)
 		stria_member_set_state(m, STRIA_STATE_FAILED);
-	return READ_ONCE(m->state) == STRIA_STATE_FAILED;
+	return stria_member_failed(m);
+}
+
+/* Start @rq with @pending references on it. */
+static void stria_rq_start(struct request *rq, unsigned int pending)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	cmd->status = BLK_STS_OK;
+	cmd->retry = false;
+	atomic_set(&cmd->pending, pending);
+	if (rq->rq_flags & RQF_FLUSH_SEQ)
+		init_irq_work(&cmd->end_work, stria_end_work);
+	blk_mq_start_request(rq);
 }
 
 /**
@@ -133,14 +146,7 @@ bool stria_member_io_error(struct stria_member *m, blk_status_t st)
  */
 void stria_rq_begin(struct request *rq)
 {
-	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
-
-	cmd->status = BLK_STS_OK;
-	cmd->retry = false;
-	atomic_set(&cmd->pending, 1);
-	if (rq->rq_flags & RQF_FLUSH_SEQ)
-		init_irq_work(&cmd->end_work, stria_end_work);
-	blk_mq_start_request(rq);
+	stria_rq_start(rq, 1);
 }
 
 /**
@@ -257,6 +263,40 @@ int stria_clone_prepare(struct stria_array *a, struct request *rq,
 }
 
 /**
+ * stria_rq_to_member() - send a whole request to one place on one member
+ * @a: the array
+ * @rq: a read or write request
+ * @m: the member holding all of it
+ * @base: where the request's first sector lives on @m (absolute)
+ *
+ * Every bio of @rq is cloned to @m (the first one in the PDU), the request
+ * is counted and started, and the clones go out.
+ *
+ * Return: BLK_STS_OK, or BLK_STS_RESOURCE with nothing sent.
+ */
+blk_status_t stria_rq_to_member(struct stria_array *a, struct request *rq,
+				struct stria_member *m, u64 base)
+{
+	struct bio_list clones = BIO_EMPTY_LIST;
+	sector_t pos = blk_rq_pos(rq);
+	struct bio *bio;
+
+	__rq_for_each_bio(bio, rq) {
+		if (stria_clone_prepare(a, rq, m, bio,
+					base + (bio->bi_iter.bi_sector - pos),
+					&clones)) {
+			stria_clones_drop(&clones);
+			return BLK_STS_RESOURCE;
+		}
+	}
+	trace_stria_map(a->index, (__force u32)req_op(rq), pos,
+			blk_rq_sectors(rq), m->role, base);
+	stria_count_io(a, rq);
+	stria_clones_submit(rq, &clones);
+	return BLK_STS_OK;
+}
+
+/**
  * stria_clone_prepare_empty() - prepare a bio without data for a member
  * @a: the array
  * @rq: the request it serves
@@ -365,18 +405,9 @@ void stria_clone_submit_part(struct stria_array *a, struct request *rq,
  */
 void stria_clones_submit(struct request *rq, struct bio_list *clones)
 {
-	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
-	struct bio *bio;
-	unsigned int n = 0;
+	unsigned int n = bio_list_size(clones);
 
-	bio_list_for_each(bio, clones)
-		n++;
-	cmd->status = BLK_STS_OK;
-	cmd->retry = false;
-	atomic_set(&cmd->pending, n);
-	if (rq->rq_flags & RQF_FLUSH_SEQ)
-		init_irq_work(&cmd->end_work, stria_end_work);
-	blk_mq_start_request(rq);
+	stria_rq_start(rq, n);
 	if (!n) {
 		blk_mq_end_request(rq, BLK_STS_OK);
 		return;
@@ -391,7 +422,7 @@ static blk_status_t stria_flush(struct stria_array *a, struct request *rq)
 
 	for (i = 0; i < a->nr_members; i++) {
 		/* a failed member holds nothing the array still counts on */
-		if (READ_ONCE(a->members[i].state) == STRIA_STATE_FAILED)
+		if (stria_member_failed(&a->members[i]))
 			continue;
 		if (stria_clone_prepare_empty(a, rq, &a->members[i],
 					      REQ_OP_WRITE | REQ_PREFLUSH |

@@ -16,13 +16,8 @@
 
 static blk_status_t stria_raid0_rw(struct stria_array *a, struct request *rq)
 {
-	struct bio_list clones = BIO_EMPTY_LIST;
 	sector_t pos = blk_rq_pos(rq);
-	unsigned int dir = rq_data_dir(rq);
-	struct stria_member *m;
 	struct stria_loc loc;
-	struct bio *bio;
-	u64 base;
 
 	/* chunk_sectors guarantees this; anything else is a block layer bug */
 	if (WARN_ON_ONCE(blk_rq_sectors(rq) >
@@ -30,22 +25,8 @@ static blk_status_t stria_raid0_rw(struct stria_array *a, struct request *rq)
 		return BLK_STS_IOERR;
 
 	stria_raid0_map(&a->geom, pos, &loc);
-	m = &a->members[loc.member];
-	base = a->data_offset + loc.sector;
-	__rq_for_each_bio(bio, rq) {
-		if (stria_clone_prepare(a, rq, m, bio,
-					base + (bio->bi_iter.bi_sector - pos),
-					&clones)) {
-			stria_clones_drop(&clones);
-			return BLK_STS_RESOURCE;
-		}
-	}
-	trace_stria_map(a->index, (__force u32)req_op(rq), pos, blk_rq_sectors(rq),
-			loc.member, base);
-	this_cpu_inc(a->stats->ios[dir]);
-	this_cpu_add(a->stats->sectors[dir], blk_rq_sectors(rq));
-	stria_clones_submit(rq, &clones);
-	return BLK_STS_OK;
+	return stria_rq_to_member(a, rq, &a->members[loc.member],
+				  a->data_offset + loc.sector);
 }
 
 static blk_status_t stria_raid0_range(struct stria_array *a,

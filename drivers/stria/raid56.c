@@ -219,11 +219,6 @@ static inline struct stria_member *stria_sop_member(struct stria_sop *sop,
 	return &sop->r->a->members[m];
 }
 
-static inline bool stria_member_failed(const struct stria_member *m)
-{
-	return READ_ONCE(m->state) == STRIA_STATE_FAILED;
-}
-
 static inline struct page **stria_sop_slot(struct stria_sop *sop, u32 which,
 					   u32 m, u32 k)
 {
@@ -901,11 +896,10 @@ static void stria_sop_run(struct stria_sop *sop)
 	u64 masks[STRIA_PARITY_ROW_SEGS];
 	struct bio_list list = BIO_EMPTY_LIST;
 
-	if (sop->status)
-		goto done;
 	if (nf > r->np) {
 		sop->status = BLK_STS_IOERR;
-		goto done;
+		stria_sop_done(sop);
+		return;
 	}
 	stria_sop_plan(sop, nf > 0);
 	for (k = 0; k < sop->nsegs; k++) {
@@ -953,10 +947,6 @@ static void stria_sop_run(struct stria_sop *sop)
 	this_cpu_add(r->stats->member_reads, count);
 	sop->phase = STRIA_SOP_READING;
 	stria_sop_submit(sop, &list, count);
-	return;
-
-done:
-	stria_sop_done(sop);
 }
 
 /* ---- the stripe lock -------------------------------------------------- */
@@ -1099,8 +1089,7 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 	if (!stria_r56_where(a, rq, &stripe, &off))
 		return BLK_STS_IOERR;
 	stria_rq_begin(rq);
-	this_cpu_inc(a->stats->ios[1]);
-	this_cpu_add(a->stats->sectors[1], len);
+	stria_count_io(a, rq);
 	for (k = 0; k < r->nr_slices; k++) {
 		u32 lo = k * r->slice, hi = lo + r->slice;
 		struct stria_sop *sop = NULL;
@@ -1162,31 +1151,14 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 		u32 mi = stria_raid56_data_member(&a->geom, stripe, first);
 		struct stria_member *m = &a->members[mi];
 
-		if (!stria_member_failed(m)) {
-			struct bio_list clones = BIO_EMPTY_LIST;
-			u64 base = a->data_offset + (stripe << shift) +
-				   (off & (chunk - 1));
-			sector_t pos = blk_rq_pos(rq);
-			struct bio *bio;
-
-			__rq_for_each_bio(bio, rq) {
-				if (stria_clone_prepare(a, rq, m, bio,
-						base + (bio->bi_iter.bi_sector -
-							pos), &clones)) {
-					stria_clones_drop(&clones);
-					return BLK_STS_RESOURCE;
-				}
-			}
-			this_cpu_inc(a->stats->ios[0]);
-			this_cpu_add(a->stats->sectors[0], len);
-			stria_clones_submit(rq, &clones);
-			return BLK_STS_OK;
-		}
+		if (!stria_member_failed(m))
+			return stria_rq_to_member(a, rq, m, a->data_offset +
+						  (stripe << shift) +
+						  (off & (chunk - 1)));
 	}
 
 	stria_rq_begin(rq);
-	this_cpu_inc(a->stats->ios[0]);
-	this_cpu_add(a->stats->sectors[0], len);
+	stria_count_io(a, rq);
 	for (i = first; i <= last; i++) {
 		u32 mi = stria_raid56_data_member(&a->geom, stripe, i);
 		struct stria_member *m = &a->members[mi];

@@ -176,6 +176,21 @@ struct stria_spec {
 	u32 err_member;
 };
 
+/* A member that has failed gets no more I/O. */
+static inline bool stria_member_failed(const struct stria_member *m)
+{
+	return READ_ONCE(m->state) == STRIA_STATE_FAILED;
+}
+
+/* Count a read or write request in the array's per-CPU stats. */
+static inline void stria_count_io(struct stria_array *a, struct request *rq)
+{
+	unsigned int dir = rq_data_dir(rq);
+
+	this_cpu_inc(a->stats->ios[dir]);
+	this_cpu_add(a->stats->sectors[dir], blk_rq_sectors(rq));
+}
+
 /* ctl.c */
 int stria_ctl_init(void);
 void stria_ctl_exit(void);
@@ -215,6 +230,8 @@ int stria_clone_prepare_empty(struct stria_array *a, struct request *rq,
 void stria_clones_submit(struct request *rq, struct bio_list *clones);
 void stria_clones_drop(struct bio_list *clones);
 void stria_member_set_state(struct stria_member *m, u32 state);
+blk_status_t stria_rq_to_member(struct stria_array *a, struct request *rq,
+				struct stria_member *m, u64 base);
 bool stria_member_io_error(struct stria_member *m, blk_status_t st);
 void stria_rq_begin(struct request *rq);
 void stria_rq_get(struct request *rq);

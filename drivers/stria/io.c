@@ -79,6 +79,8 @@ static void stria_clone_release(struct bio *bio)
  * @state: STRIA_STATE_*
  *
  * Safe from any context; only the first change to a state is traced.
+ * Concurrent changes of one member are not ordered: the caller that may
+ * race with an I/O error (rebuild start and end) freezes the queue.
  */
 void stria_member_set_state(struct stria_member *m, u32 state)
 {
@@ -86,9 +88,10 @@ void stria_member_set_state(struct stria_member *m, u32 state)
 
 	if (old == state || cmpxchg(&m->state, old, state) != old)
 		return;
-	if (state == STRIA_STATE_FAILED)
+	/* nr_failed counts the members with a role that are not in sync */
+	if (stria_state_missing(state) && !stria_state_missing(old))
 		atomic_inc(&m->array->nr_failed);
-	else if (old == STRIA_STATE_FAILED)
+	else if (stria_state_missing(old) && !stria_state_missing(state))
 		atomic_dec(&m->array->nr_failed);
 	trace_stria_member_state(m->array->index, m->role,
 				 m->dev.bdev->bd_dev, old, state);

@@ -64,6 +64,23 @@ struct stria_stats {
 };
 
 /**
+ * enum stria_sync_op - what stria_level_ops.sync_stripe does to a stripe
+ * @STRIA_SYNC_OP_REBUILD: rebuild the chunks of every member in
+ *	STRIA_STATE_REBUILDING from the members in sync, and write them
+ * @STRIA_SYNC_OP_CHECK: read every member, count parity that does not match
+ *	the data; needs every member in sync
+ * @STRIA_SYNC_OP_REPAIR: as CHECK, and rewrite the parity that is wrong
+ * @STRIA_SYNC_OP_RESYNC: recompute and write the parity from the data,
+ *	without comparing (after an unclean shutdown)
+ */
+enum stria_sync_op {
+	STRIA_SYNC_OP_REBUILD,
+	STRIA_SYNC_OP_CHECK,
+	STRIA_SYNC_OP_REPAIR,
+	STRIA_SYNC_OP_RESYNC,
+};
+
+/**
  * struct stria_level_ops - what differs between RAID levels
  * @level: the RAID level
  * @name: "raid0", ...
@@ -74,6 +91,13 @@ struct stria_stats {
  *	set, before the disk exists
  * @exit: optional; free it, with no I/O in flight
  * @limits: optional; adjust the queue limits stacked from the members
+ * @sync_stripe: optional (RAID5/6); background work on one stripe, see
+ *	enum stria_sync_op. Process context, may sleep, returns when the
+ *	stripe is done; serialised with the array's writes by the stripe
+ *	locks. @mismatches (CHECK, REPAIR) is raised by the sectors of
+ *	parity found wrong. Returns 0, -EIO when a member read or write
+ *	failed (that member is failed by the usual error path), or -ENODEV
+ *	when too few members are in sync to do it.
  */
 struct stria_level_ops {
 	u32 level;
@@ -82,6 +106,8 @@ struct stria_level_ops {
 	int (*init)(struct stria_array *a);
 	void (*exit)(struct stria_array *a);
 	void (*limits)(struct stria_array *a, struct queue_limits *lim);
+	int (*sync_stripe)(struct stria_array *a, u64 stripe,
+			   enum stria_sync_op op, u64 *mismatches);
 };
 
 struct stria_raid56;
@@ -105,7 +131,7 @@ struct stria_raid56;
  * @bioset: clones sent to members
  * @stats: per-CPU counters
  * @r56: RAID5/6 state (raid56.c), NULL on RAID0
- * @nr_failed: members in STRIA_STATE_FAILED
+ * @nr_failed: members not in sync: STRIA_STATE_FAILED or _REBUILDING
  * @sb_work: writes the superblocks after a member state change (array.c)
  * @sb_lock: serialises superblock writes and @events, @sb_failed
  * @sb_failed: failed-member bitmap (bit = role) the superblocks record
@@ -176,10 +202,26 @@ struct stria_spec {
 	u32 err_member;
 };
 
+/* A member in this state holds no current data: failed or being rebuilt. */
+static inline bool stria_state_missing(u32 state)
+{
+	return state == STRIA_STATE_FAILED || state == STRIA_STATE_REBUILDING;
+}
+
 /* A member that has failed gets no more I/O. */
 static inline bool stria_member_failed(const struct stria_member *m)
 {
 	return READ_ONCE(m->state) == STRIA_STATE_FAILED;
+}
+
+/*
+ * Only a member in sync may be read. One being rebuilt is written (so what
+ * the rebuild has passed stays current) but its data is rebuilt from the
+ * others until the rebuild is done.
+ */
+static inline bool stria_member_in_sync(const struct stria_member *m)
+{
+	return READ_ONCE(m->state) == STRIA_STATE_ACTIVE;
 }
 
 /* Count a read or write request in the array's per-CPU stats. */

@@ -27,6 +27,8 @@
 #define STRIA_FEAT_RAID5	(1ULL << 2)	/* level 5, parity layouts */
 #define STRIA_FEAT_RAID6	(1ULL << 3)	/* level 6, parity layouts */
 #define STRIA_FEAT_FAIL		(1ULL << 4)	/* STRIA_IOC_MEMBER: OP_FAIL */
+#define STRIA_FEAT_SPARES	(1ULL << 5)	/* STRIA_IOC_MEMBER: OP_ADD, OP_REMOVE; rebuild */
+#define STRIA_FEAT_SYNC		(1ULL << 6)	/* scrub: check, repair, stop */
 
 #define STRIA_VERSION_LEN	32
 
@@ -155,11 +157,23 @@ struct stria_ioc_stop {
  * stria_ioc_query.state and stria_ioc_member.state. An array is active
  * while no member has failed, degraded while no more members have failed
  * than its level tolerates (RAID5: 1, RAID6: 2) and failed beyond that
- * (RAID0: at the first failed member); a member is active or failed.
+ * (RAID0: at the first failed member). A member is active (in sync),
+ * failed, a spare, or being rebuilt (it takes writes but is not read until
+ * the rebuild has reached the end); a member being rebuilt counts as
+ * missing for the array's state.
  */
 #define STRIA_STATE_ACTIVE	0	/* no member failed / member in use */
 #define STRIA_STATE_FAILED	1	/* array beyond repair / member failed */
 #define STRIA_STATE_DEGRADED	2	/* array only: running on redundancy */
+#define STRIA_STATE_SPARE	3	/* member only: a spare, no role yet */
+#define STRIA_STATE_REBUILDING	4	/* member only: being rebuilt */
+
+/* background work on an array's stripes */
+#define STRIA_SYNC_IDLE		0	/* none */
+#define STRIA_SYNC_REBUILD	1	/* rebuild members being rebuilt */
+#define STRIA_SYNC_CHECK	2	/* scrub: read, verify parity, count */
+#define STRIA_SYNC_REPAIR	3	/* scrub: ... and rewrite wrong parity */
+#define STRIA_SYNC_RESYNC	4	/* recompute parity after an unclean stop */
 
 /**
  * struct stria_ioc_member - one member, as reported by STRIA_IOC_QUERY
@@ -243,6 +257,8 @@ struct stria_ioc_query {
 
 /* stria_ioc_member_op.op */
 #define STRIA_MEMBER_OP_FAIL	1	/* mark the member failed */
+#define STRIA_MEMBER_OP_ADD	2	/* add the device as a spare */
+#define STRIA_MEMBER_OP_REMOVE	3	/* remove a failed member or a spare */
 
 /* stria_ioc_member_op.flags */
 #define STRIA_MEMBER_F_FORCE	(1U << 0)	/* even beyond the level's tolerance */

@@ -74,10 +74,11 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 	for (i = 0; i < a->nr_members; i++) {
 		struct stria_member *m = &a->members[i];
 
-		len += sysfs_emit_at(buf, len, "%u %pg %s %lld\n", m->role,
-				     m->dev.bdev,
+		len += sysfs_emit_at(buf, len, "%u %pg %s %lld %lld\n",
+				     m->role, m->dev.bdev,
 				     stria_state_name(READ_ONCE(m->state)),
-				     (long long)atomic64_read(&m->errors));
+				     (long long)atomic64_read(&m->errors),
+				     (long long)atomic64_read(&m->read_repairs));
 	}
 	return len;
 }

@@ -1169,6 +1169,7 @@ static void stria_spare_take_role(struct stria_array *a,
 	m->linked = sp->linked;
 	memcpy(m->uuid, sp->uuid, STRIA_UUID_LEN);
 	atomic64_set(&m->errors, 0);
+	atomic64_set(&m->read_repairs, 0);
 	stria_member_set_state(m, STRIA_STATE_REBUILDING);
 	memset(sp, 0, sizeof(*sp));
 	a->nr_spares--;

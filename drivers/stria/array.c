@@ -110,6 +110,9 @@ static const struct block_device_operations stria_disk_fops = {
  * @scrub_action: an interrupted scrub to resume, STRIA_SB_SCRUB_*
  * @scrub_offset: where it goes on
  * @scrub_end: where it ends
+ * @dirty: the freshest superblock says active: the array was not stopped
+ *	cleanly, and stripes written then may have parity that does not
+ *	match their data
  */
 struct stria_opened {
 	struct stria_bdev *dev;
@@ -123,6 +126,7 @@ struct stria_opened {
 	u32 scrub_action;
 	u64 scrub_offset;
 	u64 scrub_end;
+	bool dirty;
 };
 
 static void stria_close_all(struct stria_opened *o, u32 n)
@@ -350,6 +354,31 @@ static int stria_assign_roles(struct stria_spec *spec, struct stria_opened *o,
 }
 
 /*
+ * An array that was not stopped cleanly may have stripes whose parity does
+ * not match their data: writes cut short by the crash. With every member
+ * in sync a resync recomputes the parity (stria_array_alloc() plans it).
+ * With a member missing, such a stripe's lost chunk would be rebuilt from
+ * wrong parity, silently: the RAID5/6 write hole. That start is refused
+ * unless forced, as md refuses a dirty degraded array.
+ */
+static int stria_check_dirty(struct stria_spec *spec, struct stria_opened *o,
+			     const struct stria_geom *g)
+{
+	u64 missing = o->failed | o->rebuilding;
+
+	if (!o->dirty || !stria_geom_nr_parity(g) || !missing)
+		return 0;
+	if (!spec->force) {
+		stria_fail(spec, STRIA_NO_MEMBER, "'%s' was not stopped cleanly and is degraded (write hole risk); --force starts it anyway",
+			   spec->name);
+		return -EUCLEAN;
+	}
+	pr_warn("%s: was not stopped cleanly and is degraded; started by force: data of the missing members may be rebuilt wrong where writes were cut short\n",
+		spec->name);
+	return 0;
+}
+
+/*
  * Assemble: every member carries a valid superblock of the same array, with
  * its own role, and none is older than the others unless the freshest
  * superblock marks it failed.
@@ -417,6 +446,7 @@ static int stria_check_assemble(struct stria_spec *spec,
 	o->scrub_action = le32_to_cpu(f->scrub_action);
 	o->scrub_offset = le64_to_cpu(f->scrub_offset);
 	o->scrub_end = le64_to_cpu(f->scrub_end);
+	o->dirty = le32_to_cpu(f->state) == STRIA_SB_STATE_ACTIVE;
 	if (spec->nr_members > o->nr_roles + STRIA_MAX_SPARES) {
 		stria_fail(spec, STRIA_NO_MEMBER, "array '%.31s' has %u members and at most %u spares, %u devices given",
 			   s0->name, o->nr_roles, STRIA_MAX_SPARES,
@@ -446,7 +476,10 @@ static int stria_check_assemble(struct stria_spec *spec,
 		return -EEXIST;
 	}
 	strscpy(spec->name, s0->name, sizeof(spec->name));
-	return stria_check_failed(spec, o, g, roles);
+	ret = stria_check_failed(spec, o, g, roles);
+	if (ret)
+		return ret;
+	return stria_check_dirty(spec, o, g);
 }
 
 /* The node most members are attached to, or NUMA_NO_NODE. */
@@ -798,6 +831,15 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	a->sync.scrub_action = o->scrub_action;
 	a->sync.scrub_pos = o->scrub_offset;
 	a->sync.scrub_end = o->scrub_end;
+	if (o->dirty && stria_geom_nr_parity(g) &&
+	    !(o->failed | o->rebuilding)) {
+		/* any stripe may have been cut short: all of them, from 0 */
+		pr_warn("%s: was not stopped cleanly: the parity of every stripe is resynced\n",
+			spec->name);
+		a->sync.scrub_action = STRIA_SB_SCRUB_RESYNC;
+		a->sync.scrub_pos = 0;
+		a->sync.scrub_end = g->member_sectors;
+	}
 	atomic_set(&a->nr_failed, hweight64(o->failed | o->rebuilding));
 	for (i = 0; i < a->nr_members; i++) {
 		struct stria_member *m = &a->members[i];

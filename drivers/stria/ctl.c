@@ -153,8 +153,10 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 {
 	u32 c = req->chunk_sectors;
 
-	if (req->flags & ~STRIA_ARRAY_F_LAYOUT)
+	if (req->flags & ~(STRIA_ARRAY_F_LAYOUT | STRIA_ARRAY_F_FORCE))
 		return stria_refuse(req, "unknown flags 0x%x", req->flags);
+	if (!assemble && (req->flags & STRIA_ARRAY_F_FORCE))
+		return stria_refuse(req, "force is for assemble only");
 	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)) ||
 	    req->reserved0 || req->index || req->err_member ||
 	    memchr_inv(req->uuid, 0, sizeof(req->uuid)) ||
@@ -174,7 +176,8 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 	    (req->numa_node >= nr_node_ids || !node_online(req->numa_node)))
 		return stria_refuse(req, "NUMA node %u is not online", req->numa_node);
 	if (assemble) {
-		if (req->level || c || req->flags || req->layout)
+		if (req->level || c || (req->flags & ~STRIA_ARRAY_F_FORCE) ||
+		    req->layout)
 			return stria_refuse(req, "level, chunk and layout come from the superblocks; pass 0");
 		if (req->name[0] && !stria_name_valid(req->name))
 			return stria_refuse(req, "invalid array name");
@@ -262,6 +265,7 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 		goto out_copy_back;
 	}
 	spec.assemble = assemble;
+	spec.force = req->flags & STRIA_ARRAY_F_FORCE;
 	spec.level = req->level;
 	spec.layout = req->layout;
 	spec.chunk_sectors = req->chunk_sectors;

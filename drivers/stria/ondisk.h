@@ -69,6 +69,7 @@
 #define STRIA_SB_SCRUB_NONE	0U
 #define STRIA_SB_SCRUB_CHECK	2U	/* = STRIA_SYNC_CHECK */
 #define STRIA_SB_SCRUB_REPAIR	3U	/* = STRIA_SYNC_REPAIR */
+#define STRIA_SB_SCRUB_RESYNC	4U	/* = STRIA_SYNC_RESYNC, after a crash */
 
 /*
  * Feature bits. Unknown compat bits are ignored; an unknown incompat bit
@@ -297,7 +298,8 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 		return -EBADMSG;
 	}
 	if ((scrub != STRIA_SB_SCRUB_NONE && scrub != STRIA_SB_SCRUB_CHECK &&
-	     scrub != STRIA_SB_SCRUB_REPAIR) ||
+	     scrub != STRIA_SB_SCRUB_REPAIR &&
+	     scrub != STRIA_SB_SCRUB_RESYNC) ||
 	    (scrub == STRIA_SB_SCRUB_NONE && (sb->scrub_offset || sb->scrub_end)) ||
 	    (scrub != STRIA_SB_SCRUB_NONE &&
 	     (!level || stria_le64(sb->scrub_offset) >=

@@ -244,6 +244,8 @@ struct stria_clone {
 /**
  * struct stria_spec - a validated create or assemble request from ctl.c
  * @assemble: assemble from superblocks instead of creating
+ * @force: assemble a RAID5/6 array that was not stopped cleanly even while
+ *	degraded (its parity may be wrong where writes were cut short)
  * @level: RAID level (create)
  * @layout: RAID5/6 parity layout, STRIA_LAYOUT_* (create; 0 on RAID0)
  * @chunk_sectors: chunk size (create)
@@ -256,6 +258,7 @@ struct stria_clone {
  */
 struct stria_spec {
 	bool assemble;
+	bool force;
 	u32 level;
 	u32 layout;
 	u32 chunk_sectors;

@@ -191,7 +191,8 @@ static void stria_sync_checkpoint(struct stria_array *a, u32 action, u64 pos)
 	mutex_lock(&a->sb_lock);
 	if (action == STRIA_SYNC_REBUILD) {
 		s->rebuild_ckpt = pos;
-	} else if (action == STRIA_SYNC_CHECK || action == STRIA_SYNC_REPAIR) {
+	} else {
+		/* check, repair, resync: go on from here after a clean stop */
 		s->scrub_action = action;
 		s->scrub_pos = pos;
 		s->scrub_end = s->end;

@@ -296,7 +296,7 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 }
 
 static int assemble_paths(struct ctx *c, const char *name, int n,
-			  char **paths, int quiet_exists)
+			  char **paths, int quiet_exists, uint32_t flags)
 {
 	struct stria_ioc_array req;
 	uint64_t *ptrs;
@@ -309,6 +309,7 @@ static int assemble_paths(struct ctx *c, const char *name, int n,
 		ptrs[i] = (uintptr_t)paths[i];
 	memset(&req, 0, sizeof(req));
 	req.size = sizeof(req);
+	req.flags = flags;
 	req.nr_members = n;
 	req.numa_node = STRIA_NODE_AUTO;
 	req.members = (uintptr_t)ptrs;
@@ -320,12 +321,17 @@ static int assemble_paths(struct ctx *c, const char *name, int n,
 		return -fd;
 	}
 	ret = ioctl(fd, STRIA_IOC_ASSEMBLE, &req);
-	if (ret && errno == EEXIST && quiet_exists)
+	if (ret && errno == EEXIST && quiet_exists) {
 		ret = EXIT_OK;
-	else if (ret)
-		ret = report_array_error(c, &req, errno);
-	else
+	} else if (ret) {
+		int err = errno;
+
+		ret = report_array_error(c, &req, err);
+		if (err == EUCLEAN)
+			fprintf(stderr, "note: writes cut short by the crash may have left stripes whose parity does not match their data; a missing member's data would be rebuilt wrong there, silently\n");
+	} else {
 		print_started(&req, "assembled");
+	}
 	close(fd);
 	free(ptrs);
 	return ret;
@@ -433,7 +439,7 @@ static int array_running(int fd, const uint8_t *uuid)
 	return 0;
 }
 
-static int assemble_scan(struct ctx *c, const char *only_dev)
+static int assemble_scan(struct ctx *c, const char *only_dev, uint32_t flags)
 {
 	struct found *list = NULL, *f;
 	struct stria_sb sb;
@@ -477,7 +483,7 @@ static int assemble_scan(struct ctx *c, const char *only_dev)
 			continue;
 		}
 		r = assemble_paths(c, f->name, found_pack(f), f->paths,
-				   only_dev != NULL);
+				   only_dev != NULL, flags);
 		if (r)
 			ret = r;
 	}
@@ -493,15 +499,20 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "scan", no_argument, NULL, 's' },
 		{ "incremental", required_argument, NULL, 'I' },
+		{ "force", no_argument, NULL, 'f' },
 		COMMON_LONGOPTS, { 0 }
 	};
 	const char *incr = NULL;
+	uint32_t flags = 0;
 	int opt, ret, scan = 0;
 
-	while ((opt = getopt_long(argc, argv, "sI:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "sI:fh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			scan = 1;
+			break;
+		case 'f':
+			flags |= STRIA_ARRAY_F_FORCE;
 			break;
 		case 'I':
 			incr = optarg;
@@ -514,10 +525,12 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 	}
 	if (scan && incr)
 		return usage_error(c, "--scan and --incremental exclude each other");
+	if (incr && flags)
+		return usage_error(c, "--force is not for --incremental: start such an array by hand");
 	if (scan || incr) {
 		if (optind != argc)
 			return usage_error(c, "unexpected argument '%s'", argv[optind]);
-		return assemble_scan(c, incr);
+		return assemble_scan(c, incr, flags);
 	}
 	if (argc - optind < 1)
 		return usage_error(c, "missing array NAME");
@@ -534,7 +547,7 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	return assemble_paths(c, argv[optind], argc - optind - 1,
-			      argv + optind + 1, 0);
+			      argv + optind + 1, 0, flags);
 }
 
 int cmd_stop(struct ctx *c, int argc, char **argv)

@@ -250,6 +250,10 @@ static const struct command commands[] = {
 	  "Start an existing array from its members' superblocks.\n\n"
 	  "  NAME DEV...          the members of array NAME, in any order\n"
 	  "  -s, --scan           every complete array found on any block device\n"
+	  "  -f, --force          start a RAID5/6 array that was not stopped cleanly\n"
+	  "                       although it is degraded (the write hole: data of\n"
+	  "                       the missing member may be rebuilt wrong where\n"
+	  "                       writes were cut short)\n"
 	  "  -I, --incremental DEV\n"
 	  "                       DEV just appeared (udev): start its array once\n"
 	  "                       every member is present; exits 0 while waiting", 0 },

@@ -80,11 +80,12 @@ struct stria_ioc_info {
 
 /* stria_ioc_array.flags */
 #define STRIA_ARRAY_F_LAYOUT	(1U << 0)	/* create: @layout is set */
+#define STRIA_ARRAY_F_FORCE	(1U << 1)	/* assemble: even dirty and degraded */
 
 /**
  * struct stria_ioc_array - create or assemble an array
  * @size: in: sizeof(struct stria_ioc_array) as the caller knows it
- * @flags: in: STRIA_ARRAY_F_* (create only; zero for assemble)
+ * @flags: in: STRIA_ARRAY_F_*: LAYOUT on create, FORCE on assemble
  * @level: in: RAID level 0, 5 or 6 (create; assemble takes it from the
  *	superblocks). RAID5 needs at least 3 members, RAID6 4.
  * @chunk_sectors: in: chunk size in 512-byte sectors, a power of two from

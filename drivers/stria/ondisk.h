@@ -62,13 +62,25 @@
 #define STRIA_SB_STATE_CLEAN	0U	/* stopped cleanly */
 #define STRIA_SB_STATE_ACTIVE	1U	/* running, or stopped by a crash */
 
+/* role of a spare: a member of the array that holds no role yet */
+#define STRIA_SB_ROLE_SPARE	0xffffffffU
+
+/* scrub_action: the scrub a checkpoint belongs to */
+#define STRIA_SB_SCRUB_NONE	0U
+#define STRIA_SB_SCRUB_CHECK	2U	/* = STRIA_SYNC_CHECK */
+#define STRIA_SB_SCRUB_REPAIR	3U	/* = STRIA_SYNC_REPAIR */
+
 /*
  * Feature bits. Unknown compat bits are ignored; an unknown incompat bit
- * means the member cannot be used safely and is refused. Format 1 defines
- * none of either.
+ * means the member cannot be used safely and is refused.
+ *
+ * STRIA_SB_FEAT_INCOMPAT_REBUILD is set exactly while @rebuilding names a
+ * role: such a member holds data only up to @rebuild_offset, and code that
+ * does not know the field would assemble it as in sync and read garbage.
  */
+#define STRIA_SB_FEAT_INCOMPAT_REBUILD	(1ULL << 0)
 #define STRIA_SB_FEAT_COMPAT_KNOWN	0ULL
-#define STRIA_SB_FEAT_INCOMPAT_KNOWN	0ULL
+#define STRIA_SB_FEAT_INCOMPAT_KNOWN	STRIA_SB_FEAT_INCOMPAT_REBUILD
 
 /**
  * struct stria_sb - the superblock at byte 0 of every member
@@ -83,7 +95,8 @@
  * @level: RAID level
  * @chunk_sectors: chunk size in 512-byte sectors
  * @nr_members: members in the array
- * @role: this member's index in the array (0 .. nr_members - 1)
+ * @role: this member's index in the array (0 .. nr_members - 1), or
+ *	STRIA_SB_ROLE_SPARE on a spare
  * @data_offset: start of the data area on this member, in sectors
  * @data_sectors: data sectors used on every member, a multiple of the chunk
  * @dev_sectors: this member's size in sectors when the superblock was written
@@ -96,6 +109,13 @@
  *	for role i; only bits below @nr_members may be set
  * @parity_layout: RAID5/6 parity layout, md's algorithm number
  *	(STRIA_LAYOUT_* of geom.h); 0 on RAID0
+ * @scrub_action: STRIA_SB_SCRUB_* of the scrub @scrub_offset belongs to
+ * @rebuild_offset: member sectors (from the data area's start) rebuilt on
+ *	the roles in @rebuilding; a multiple of the chunk
+ * @rebuilding: roles being rebuilt, bit i for role i; disjoint from
+ *	@failed; nonzero exactly when STRIA_SB_FEAT_INCOMPAT_REBUILD is set
+ * @scrub_offset: member sectors where an interrupted scrub goes on
+ * @scrub_end: member sectors where that scrub ends
  * @reserved: zero
  * @crc: CRC-32C of bytes 0 .. STRIA_SB_CRC_OFFSET - 1
  */
@@ -122,13 +142,20 @@ struct stria_sb {
 	__le64	utime;				/*  160 */
 	__le64	failed;				/*  168 */
 	__le32	parity_layout;			/*  176 */
-	__u8	reserved[STRIA_SB_CRC_OFFSET - 180];	/*  180 */
+	__le32	scrub_action;			/*  180 */
+	__le64	rebuild_offset;			/*  184 */
+	__le64	rebuilding;			/*  192 */
+	__le64	scrub_offset;			/*  200 */
+	__le64	scrub_end;			/*  208 */
+	__u8	reserved[STRIA_SB_CRC_OFFSET - 216];	/*  216 */
 	__le32	crc;				/* 4092 */
 };
 
 static_assert(sizeof(struct stria_sb) == STRIA_SB_SIZE, "superblock is 4 KiB");
 static_assert(offsetof(struct stria_sb, crc) == STRIA_SB_CRC_OFFSET,
 	      "CRC is the last word");
+static_assert(offsetof(struct stria_sb, reserved) == 216,
+	      "sync fields end at byte 216");
 
 #ifndef __KERNEL__
 /*
@@ -184,9 +211,12 @@ static inline const char *stria_parity_layout_name(__u32 level, __u32 layout)
  *
  * Checks the magic, the CRC, the format version and feature bits, and that
  * every field is in range and the reserved bytes are zero: level 0, 5 or 6
- * with at least 2, 3 or 4 members, a parity layout of 0..3 (0 on RAID0) and
- * no failed bit at or beyond the member count. The geometry itself is
- * checked by stria_geom_init().
+ * with at least 2, 3 or 4 members, a role below the member count or
+ * STRIA_SB_ROLE_SPARE (RAID5/6 only), a parity layout of 0..3 (0 on
+ * RAID0), no failed or rebuilding bit at or beyond the member count, no
+ * role both failed and rebuilding, the rebuild feature bit set exactly when
+ * a role is being rebuilt, and sync checkpoints inside the data area. The
+ * geometry itself is checked by stria_geom_init().
  *
  * Return: 0 when usable; -ENODATA when there is no stria superblock (wrong
  * magic); -EBADMSG when it is damaged; -EPROTONOSUPPORT when it is valid but
@@ -200,6 +230,10 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 	__u32 playout = stria_le32(sb->parity_layout);
 	__u64 incompat = stria_le64(sb->features_incompat);
 	__u64 failed = stria_le64(sb->failed);
+	__u64 rebuilding = stria_le64(sb->rebuilding);
+	__u64 dsec = stria_le64(sb->data_sectors);
+	__u32 role = stria_le32(sb->role);
+	__u32 scrub = stria_le32(sb->scrub_action);
 	__u32 min_members;
 	size_t i;
 
@@ -235,10 +269,9 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 	}
 	min_members = level == 6 ? 4 : level == 5 ? 3 : 2;
 	if (nr < min_members || nr > STRIA_GEOM_MAX_MEMBERS ||
-	    stria_le32(sb->role) >= nr) {
+	    (role >= nr && (role != STRIA_SB_ROLE_SPARE || !level))) {
 		snprintf(why, len, "bad member count %u or role %u (RAID%u: %u to %u members)",
-			 nr, stria_le32(sb->role), level, min_members,
-			 STRIA_GEOM_MAX_MEMBERS);
+			 nr, role, level, min_members, STRIA_GEOM_MAX_MEMBERS);
 		return -EBADMSG;
 	}
 	if (level ? playout > STRIA_LAYOUT_RIGHT_SYMMETRIC : playout != 0) {
@@ -249,6 +282,30 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 	if (nr < 64 && failed >> nr) {
 		snprintf(why, len, "failed-member bitmap 0x%llx names roles beyond the %u members",
 			 (unsigned long long)failed, nr);
+		return -EBADMSG;
+	}
+	if ((nr < 64 && rebuilding >> nr) || (rebuilding & failed) ||
+	    !rebuilding != !(incompat & STRIA_SB_FEAT_INCOMPAT_REBUILD) ||
+	    (!rebuilding && stria_le64(sb->rebuild_offset)) ||
+	    stria_le64(sb->rebuild_offset) > dsec) {
+		snprintf(why, len, "bad rebuild record: roles 0x%llx (failed 0x%llx) at %llu of %llu sectors, features 0x%llx",
+			 (unsigned long long)rebuilding,
+			 (unsigned long long)failed,
+			 (unsigned long long)stria_le64(sb->rebuild_offset),
+			 (unsigned long long)dsec,
+			 (unsigned long long)incompat);
+		return -EBADMSG;
+	}
+	if ((scrub != STRIA_SB_SCRUB_NONE && scrub != STRIA_SB_SCRUB_CHECK &&
+	     scrub != STRIA_SB_SCRUB_REPAIR) ||
+	    (scrub == STRIA_SB_SCRUB_NONE && (sb->scrub_offset || sb->scrub_end)) ||
+	    (scrub != STRIA_SB_SCRUB_NONE &&
+	     (!level || stria_le64(sb->scrub_offset) >=
+	      stria_le64(sb->scrub_end) || stria_le64(sb->scrub_end) > dsec))) {
+		snprintf(why, len, "bad scrub record: action %u from %llu to %llu of %llu sectors",
+			 scrub, (unsigned long long)stria_le64(sb->scrub_offset),
+			 (unsigned long long)stria_le64(sb->scrub_end),
+			 (unsigned long long)dsec);
 		return -EBADMSG;
 	}
 	if (stria_le64(sb->data_offset) != STRIA_SB_DATA_OFFSET ||

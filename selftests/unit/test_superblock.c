@@ -4,7 +4,7 @@
  * offsets as documented in Documentation/stria/ondisk-format.rst, the
  * CRC-32C check value, and stria_sb_check() on good, damaged, foreign and
  * newer superblocks, RAID0, RAID5 and RAID6, with and without failed
- * members. TAP output on stdout.
+ * members, spares, rebuild and scrub checkpoints. TAP output on stdout.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -101,7 +101,9 @@ int main(void)
 		F(dev_sectors, 128), F(events, 136), F(state, 144),
 		F(flags, 148), F(ctime, 152), F(utime, 160),
 		F(failed, 168), F(parity_layout, 176),
-		F(reserved, 180), F(crc, 4092),
+		F(scrub_action, 180), F(rebuild_offset, 184),
+		F(rebuilding, 192), F(scrub_offset, 200), F(scrub_end, 208),
+		F(reserved, 216), F(crc, 4092),
 	};
 	struct stria_sb *sb = malloc(sizeof(*sb));
 	char why[160];
@@ -239,6 +241,107 @@ int main(void)
 	ret = check_shape(sb, 0, 4, 0, 0x2, why, sizeof(why));
 	tap(ret == 0, "a RAID0 record of a failed member is a valid superblock (%s)",
 	    ret ? why : "");
+
+	/* spares: RAID5/6 only, and no other role beyond the members */
+	good_raid6(sb);
+	sb->role = stria_cpu_le32(STRIA_SB_ROLE_SPARE);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "a RAID6 spare (role 0xffffffff) passes (%s)", ret ? why : "");
+	good_sb(sb);
+	sb->role = stria_cpu_le32(STRIA_SB_ROLE_SPARE);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "role 4294967295"),
+	    "a RAID0 spare refused (%s)", why);
+	good_raid6(sb);
+	sb->role = stria_cpu_le32(STRIA_SB_ROLE_SPARE - 1);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "role 0xfffffffe refused (%s)", why);
+
+	/* the rebuild record and its incompat bit */
+	good_raid6(sb);
+	sb->rebuilding = stria_cpu_le64(1ULL << 1);
+	sb->rebuild_offset = stria_cpu_le64(4096);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_REBUILD);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "role 1 rebuilt up to 4096 sectors passes (%s)", ret ? why : "");
+	sb->features_incompat = 0;
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "rebuild"),
+	    "a rebuild record without the incompat bit refused (%s)", why);
+	good_raid6(sb);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_REBUILD);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "the rebuild bit without a role being rebuilt refused (%s)", why);
+	good_raid6(sb);
+	sb->rebuilding = sb->failed;
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_REBUILD);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a role both failed and rebuilding refused (%s)", why);
+	good_raid6(sb);
+	sb->rebuilding = stria_cpu_le64(1ULL << 5);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_REBUILD);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "rebuilding role 5 of 5 members refused (%s)", why);
+	good_raid6(sb);
+	sb->rebuilding = stria_cpu_le64(1);
+	sb->rebuild_offset = stria_cpu_le64(522240 + 8);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_REBUILD);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a rebuild offset past the data area refused (%s)", why);
+	good_raid6(sb);
+	sb->rebuild_offset = stria_cpu_le64(8);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a rebuild offset with no role being rebuilt refused (%s)", why);
+	good_raid6(sb);
+	sb->rebuilding = stria_cpu_le64(1);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_REBUILD |
+					       (1ULL << 7));
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EPROTONOSUPPORT && strstr(why, "0x80"),
+	    "the rebuild bit does not hide another unknown one (%s)", why);
+
+	/* the scrub checkpoint */
+	good_raid6(sb);
+	sb->scrub_action = stria_cpu_le32(STRIA_SB_SCRUB_REPAIR);
+	sb->scrub_offset = stria_cpu_le64(128);
+	sb->scrub_end = stria_cpu_le64(522240);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "a repair checkpoint passes (%s)", ret ? why : "");
+	sb->scrub_end = stria_cpu_le64(128);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "an empty scrub range refused (%s)", why);
+	sb->scrub_end = stria_cpu_le64(522240 + 128);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a scrub range past the data area refused (%s)", why);
+	sb->scrub_action = stria_cpu_le32(1);
+	sb->scrub_end = stria_cpu_le64(522240);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "scrub action 1 refused (%s)", why);
+	sb->scrub_action = 0;
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a scrub offset without an action refused (%s)", why);
+	good_sb(sb);
+	sb->scrub_action = stria_cpu_le32(STRIA_SB_SCRUB_CHECK);
+	sb->scrub_end = stria_cpu_le64(8);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a RAID0 scrub checkpoint refused (%s)", why);
 
 	tap(!strcmp(stria_parity_layout_name(5, 0), "left-asymmetric") &&
 	    !strcmp(stria_parity_layout_name(5, 1), "right-asymmetric") &&

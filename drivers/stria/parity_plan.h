@@ -49,6 +49,8 @@
  *	data; never chosen by stria_parity_plan()
  * @STRIA_PARITY_DEGRADED_READ: not a write: a chunk of a failed member is
  *	rebuilt from the others
+ * @STRIA_PARITY_SYNC: not a write: background rebuild, scrub or resync of a
+ *	whole slice of a stripe
  * @STRIA_PARITY_METHODS: the number of methods
  */
 enum stria_parity_method {
@@ -57,6 +59,7 @@ enum stria_parity_method {
 	STRIA_PARITY_RCW,
 	STRIA_PARITY_DEGRADED_WRITE,
 	STRIA_PARITY_DEGRADED_READ,
+	STRIA_PARITY_SYNC,
 	STRIA_PARITY_METHODS
 };
 

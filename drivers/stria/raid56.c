@@ -76,7 +76,7 @@
 #define STRIA_R56_WANTED	((struct page *)1UL)
 
 static const char *const stria_r56_method_names[STRIA_PARITY_METHODS] = {
-	"full_stripe", "rmw", "rcw", "degraded_write", "degraded_read",
+	"full_stripe", "rmw", "rcw", "degraded_write", "degraded_read", "sync",
 };
 
 /**
@@ -153,6 +153,22 @@ struct stria_raid56 {
 	struct stria_r56_stats __percpu *stats;
 };
 
+/**
+ * struct stria_r56_sync - one stria_raid56_sync_stripe() call
+ * @op: what it does
+ * @pending: its sops still running
+ * @err: 0, or -EIO once a member read or write failed
+ * @mismatches: sectors of parity found wrong (CHECK, REPAIR)
+ * @done: completed by the last sop
+ */
+struct stria_r56_sync {
+	enum stria_sync_op op;
+	atomic_t pending;
+	int err;
+	atomic64_t mismatches;
+	struct completion done;
+};
+
 enum stria_sop_phase {
 	STRIA_SOP_LOCK_WAIT,
 	STRIA_SOP_READING,
@@ -162,7 +178,8 @@ enum stria_sop_phase {
 /**
  * struct stria_sop - one stripe operation
  * @r: the array's RAID5/6 state
- * @rq: the request it serves; holds a reference on it
+ * @rq: the request it serves, holding a reference on it; NULL for @sync
+ * @sync: the background sync call it serves, or NULL
  * @hnode: in the lock table while it holds its stripe lock
  * @waiters: sops waiting for this one's stripe lock, in arrival order
  * @wait_entry: in the holder's @waiters while waiting
@@ -188,6 +205,7 @@ enum stria_sop_phase {
 struct stria_sop {
 	struct stria_raid56 *r;
 	struct request *rq;
+	struct stria_r56_sync *sync;
 	struct hlist_node hnode;
 	struct list_head waiters;
 	struct list_head wait_entry;
@@ -531,7 +549,8 @@ static u32 stria_sop_failed_data(struct stria_sop *sop, u32 *fd)
 	u32 i, nfd = 0;
 
 	for (i = 0; i < sop->r->nd && nfd < 2; i++)
-		if (stria_member_failed(stria_sop_member(sop, sop->dmember[i])))
+		if (!stria_member_in_sync(stria_sop_member(sop,
+							   sop->dmember[i])))
 			fd[nfd++] = i;
 	return nfd;
 }
@@ -545,7 +564,7 @@ static void stria_sop_rebuild(struct stria_sop *sop, u32 s, u32 e)
 {
 	struct stria_raid56 *r = sop->r;
 	u32 n = r->a->nr_members, i, col, pend, fd[2], nfd, c;
-	bool p_ok = !stria_member_failed(stria_sop_member(sop, sop->p));
+	bool p_ok = stria_member_in_sync(stria_sop_member(sop, sop->p));
 	void *ptrs[STRIA_GEOM_MAX_MEMBERS];
 
 	nfd = stria_sop_failed_data(sop, fd);
@@ -638,14 +657,23 @@ static u64 stria_seg_reads(struct stria_sop *sop,
 		mask = n == 64 ? ~0ULL : (1ULL << n) - 1;
 		/* one lost data chunk and P: P rebuilds it, Q is not needed */
 		if (r->np == 2 && stria_sop_failed_data(sop, fd) == 1 &&
-		    !stria_member_failed(stria_sop_member(sop, sop->p)))
+		    stria_member_in_sync(stria_sop_member(sop, sop->p)))
 			mask &= ~(1ULL << sop->q);
+		break;
+	case STRIA_PARITY_SYNC:
+		/* rebuild: every member in sync; scrub and resync: all */
+		mask = n == 64 ? ~0ULL : (1ULL << n) - 1;
+		if (sop->sync->op == STRIA_SYNC_OP_RESYNC) {
+			mask = 0;
+			for (i = 0; i < r->nd; i++)
+				mask |= 1ULL << sop->dmember[i];
+		}
 		break;
 	default:
 		return 0;
 	}
 	for (i = 0; i < n; i++)
-		if (stria_member_failed(stria_sop_member(sop, i)))
+		if (!stria_member_in_sync(stria_sop_member(sop, i)))
 			mask &= ~(1ULL << i);
 	return mask;
 }
@@ -656,7 +684,16 @@ static void stria_sop_plan(struct stria_sop *sop, bool degraded)
 	struct stria_parity_seg *sg;
 	u32 k, i;
 
-	if (!sop->write) {
+	if (sop->sync) {
+		/* background sync: the whole slice, nothing from a request */
+		sg = &sop->segs[0];
+		sg->start = sop->lo;
+		sg->end = sop->lo + r->slice;
+		sg->written = 0;
+		sg->read = 0;
+		sg->method = STRIA_PARITY_SYNC;
+		sop->nsegs = 1;
+	} else if (!sop->write) {
 		/* one segment: the wanted columns of the one lost chunk */
 		for (i = 0; i < r->nd; i++)
 			if (sop->ranges[i].start < sop->ranges[i].end)
@@ -693,6 +730,8 @@ static void stria_sop_endio(struct bio *bio)
 	blk_status_t st = bio->bi_status;
 
 	if (unlikely(st)) {
+		if (sop->sync)
+			WRITE_ONCE(sop->sync->err, -EIO);
 		if (!stria_member_io_error(m, st))
 			sop->status = st;
 		else if (!op_is_write(bio_op(bio)))
@@ -802,6 +841,96 @@ static u64 stria_seg_writes(struct stria_sop *sop,
 	return mask;
 }
 
+/* Copy member @m's OLD buffer to its NEW one over columns [@s, @e). */
+static void stria_sop_old_to_new(struct stria_sop *sop, u32 m, u32 s, u32 e)
+{
+	u32 col, pend;
+
+	for (col = s; col < e; col = pend) {
+		pend = stria_sop_piece_end(sop, col, e);
+		memcpy(stria_sop_addr(sop, STRIA_R56_NEW, m, col),
+		       stria_sop_addr(sop, STRIA_R56_OLD, m, col),
+		       (pend - col) << SECTOR_SHIFT);
+	}
+}
+
+/* Write the NEW buffers of the members in @masks, then end the sop. */
+static void stria_sop_write(struct stria_sop *sop, const u64 *masks,
+			    stria_opf_t opf)
+{
+	struct bio_list list = BIO_EMPTY_LIST;
+	u32 count;
+
+	count = stria_sop_bios(sop, masks, STRIA_R56_NEW, opf, &list);
+	sop->phase = STRIA_SOP_WRITING;
+	if (!count) {
+		stria_sop_done(sop);
+		return;
+	}
+	stria_sop_submit(sop, &list, count);
+}
+
+/*
+ * Parity columns [@s, @e) of member @m that differ between what was read
+ * (OLD) and what the data gives (NEW), in sectors, counted by 4 KiB page
+ * pieces as md counts them.
+ */
+static u64 stria_sop_mismatches(struct stria_sop *sop, u32 m, u32 s, u32 e)
+{
+	u32 col, pend;
+	u64 bad = 0;
+
+	for (col = s; col < e; col = pend) {
+		pend = stria_sop_piece_end(sop, col, e);
+		if (memcmp(stria_sop_addr(sop, STRIA_R56_NEW, m, col),
+			   stria_sop_addr(sop, STRIA_R56_OLD, m, col),
+			   (pend - col) << SECTOR_SHIFT))
+			bad += pend - col;
+	}
+	return bad;
+}
+
+/*
+ * Background sync, the reads are back: rebuild the members being rebuilt,
+ * or compare (and repair) or rewrite the parity.
+ */
+static void stria_sop_sync_compute(struct stria_sop *sop)
+{
+	struct stria_raid56 *r = sop->r;
+	u32 s = sop->segs[0].start, e = sop->segs[0].end, i;
+	u64 masks[STRIA_PARITY_ROW_SEGS] = { 0 }, bad = 0;
+
+	stria_sop_rebuild(sop, s, e);
+	stria_sop_gen(sop, s, e, 0);
+	switch (sop->sync->op) {
+	case STRIA_SYNC_OP_REBUILD:
+		for (i = 0; i < r->a->nr_members; i++) {
+			if (READ_ONCE(stria_sop_member(sop, i)->state) !=
+			    STRIA_STATE_REBUILDING)
+				continue;
+			if (i != sop->p && i != sop->q)
+				stria_sop_old_to_new(sop, i, s, e);
+			masks[0] |= 1ULL << i;
+		}
+		break;
+	case STRIA_SYNC_OP_CHECK:
+	case STRIA_SYNC_OP_REPAIR:
+		bad = stria_sop_mismatches(sop, sop->p, s, e);
+		if (r->np == 2)
+			bad += stria_sop_mismatches(sop, sop->q, s, e);
+		atomic64_add(bad, &sop->sync->mismatches);
+		if (!bad || sop->sync->op == STRIA_SYNC_OP_CHECK)
+			break;
+		fallthrough;
+	case STRIA_SYNC_OP_RESYNC:
+		masks[0] = 1ULL << sop->p;
+		if (r->np == 2)
+			masks[0] |= 1ULL << sop->q;
+		break;
+	}
+	stria_sop_write(sop, masks, REQ_OP_WRITE);
+}
+
 /* Reads are back (or none were needed): compute, then write. */
 static void stria_sop_compute_write(struct stria_sop *sop)
 {
@@ -810,8 +939,7 @@ static void stria_sop_compute_write(struct stria_sop *sop)
 	stria_opf_t opf = REQ_OP_WRITE |
 			  (sop->rq->cmd_flags & (REQ_FUA | REQ_SYNC));
 	u64 masks[STRIA_PARITY_ROW_SEGS];
-	struct bio_list list = BIO_EMPTY_LIST;
-	u32 k, i, n = a->nr_members, count;
+	u32 k, i, n = a->nr_members;
 
 	for (k = 0; k < sop->nsegs; k++) {
 		struct stria_parity_seg *sg = &sop->segs[k];
@@ -829,17 +957,23 @@ static void stria_sop_compute_write(struct stria_sop *sop)
 			break;
 		}
 		masks[k] = stria_seg_writes(sop, sg);
+		for (i = 0; i < r->nd; i++) {
+			struct stria_member *m;
+
+			m = stria_sop_member(sop, sop->dmember[i]);
+			if (sg->written & (1ULL << i) ||
+			    READ_ONCE(m->state) != STRIA_STATE_REBUILDING)
+				continue;
+			/* its rebuilt old data, so it stays current */
+			stria_sop_old_to_new(sop, sop->dmember[i], sg->start,
+					     sg->end);
+			masks[k] |= 1ULL << sop->dmember[i];
+		}
 		for (i = 0; i < n; i++)
 			if (stria_member_failed(stria_sop_member(sop, i)))
 				masks[k] &= ~(1ULL << i);
 	}
-	count = stria_sop_bios(sop, masks, STRIA_R56_NEW, opf, &list);
-	sop->phase = STRIA_SOP_WRITING;
-	if (!count) {
-		stria_sop_done(sop);
-		return;
-	}
-	stria_sop_submit(sop, &list, count);
+	stria_sop_write(sop, masks, opf);
 }
 
 /* The reads are back, or none were needed. Process context. */
@@ -858,6 +992,10 @@ static void stria_sop_after_reads(struct stria_sop *sop)
 	}
 	if (sop->status) {
 		stria_sop_done(sop);
+		return;
+	}
+	if (sop->sync) {
+		stria_sop_sync_compute(sop);
 		return;
 	}
 	if (sop->write) {
@@ -896,7 +1034,8 @@ static void stria_sop_run(struct stria_sop *sop)
 	u64 masks[STRIA_PARITY_ROW_SEGS];
 	struct bio_list list = BIO_EMPTY_LIST;
 
-	if (nf > r->np) {
+	if (nf > r->np || (sop->sync && sop->sync->op != STRIA_SYNC_OP_REBUILD &&
+			   nf)) {
 		sop->status = BLK_STS_IOERR;
 		stria_sop_done(sop);
 		return;
@@ -915,16 +1054,23 @@ static void stria_sop_run(struct stria_sop *sop)
 		for (i = 0; i < a->nr_members; i++)
 			if (masks[k] & (1ULL << i) ||
 			    (sg->method >= STRIA_PARITY_DEGRADED_WRITE &&
-			     stria_member_failed(stria_sop_member(sop, i))))
+			     !stria_member_in_sync(stria_sop_member(sop, i))))
 				stria_sop_want(sop, STRIA_R56_OLD, i, sg->start,
 					       sg->end);
-		if (sop->write) {
+		if (sop->write || sop->sync) {
 			stria_sop_want(sop, STRIA_R56_NEW, sop->p, sg->start,
 				       sg->end);
 			if (r->np == 2)
 				stria_sop_want(sop, STRIA_R56_NEW, sop->q,
 					       sg->start, sg->end);
 		}
+		/* members being rebuilt are written their rebuilt data */
+		for (i = 0; nf && (sop->write || sop->sync) &&
+		     i < a->nr_members; i++)
+			if (READ_ONCE(stria_sop_member(sop, i)->state) ==
+			    STRIA_STATE_REBUILDING)
+				stria_sop_want(sop, STRIA_R56_NEW, i,
+					       sg->start, sg->end);
 	}
 	if (sop->write)
 		for (i = 0; i < r->nd; i++)
@@ -1004,6 +1150,7 @@ static void stria_sop_unlock(struct stria_sop *sop)
 static void stria_sop_done(struct stria_sop *sop)
 {
 	struct stria_raid56 *r = sop->r;
+	struct stria_r56_sync *sync = sop->sync;
 	struct request *rq = sop->rq;
 	blk_status_t st = sop->status;
 
@@ -1012,7 +1159,15 @@ static void stria_sop_done(struct stria_sop *sop)
 	stria_sop_free_pages(sop);
 	stria_sop_unlock(sop);
 	mempool_free(sop, r->sop_pool);
-	stria_rq_put(rq, st);
+	if (!sync) {
+		stria_rq_put(rq, st);
+		return;
+	}
+	if (st)
+		WRITE_ONCE(sync->err, st == BLK_STS_IOERR ? -EIO :
+			   blk_status_to_errno(st));
+	if (atomic_dec_and_test(&sync->pending))
+		complete(&sync->done);
 }
 
 /* A sop for slice @slice of stripe @stripe of @rq. Process context. */
@@ -1151,7 +1306,7 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 		u32 mi = stria_raid56_data_member(&a->geom, stripe, first);
 		struct stria_member *m = &a->members[mi];
 
-		if (!stria_member_failed(m))
+		if (stria_member_in_sync(m))
 			return stria_rq_to_member(a, rq, m, a->data_offset +
 						  (stripe << shift) +
 						  (off & (chunk - 1)));
@@ -1165,7 +1320,7 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 		u32 s = max(off, i << shift), e = min(off + len, (i + 1) << shift);
 		u32 k;
 
-		if (!stria_member_failed(m)) {
+		if (stria_member_in_sync(m)) {
 			stria_r56_read_direct(a, rq, m, s - off, e - off,
 					      a->data_offset +
 					      (stripe << shift) +
@@ -1191,6 +1346,49 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 	}
 	stria_rq_put(rq, BLK_STS_OK);
 	return BLK_STS_OK;
+}
+
+/**
+ * stria_raid56_sync_stripe() - background work on one stripe
+ * @a: a RAID5 or RAID6 array
+ * @stripe: the stripe
+ * @op: what to do, see enum stria_sync_op
+ * @mismatches: raised by the sectors of parity found wrong (CHECK, REPAIR);
+ *	may be NULL otherwise
+ *
+ * One sop per slice of the stripe, all in flight at once, each under its
+ * stripe lock like a write. Process context; sleeps until they are done.
+ *
+ * Return: 0, -EIO when a member failed a read or write, -ENODEV when the
+ * members in sync do not allow @op (nothing is done then).
+ */
+static int stria_raid56_sync_stripe(struct stria_array *a, u64 stripe,
+				    enum stria_sync_op op, u64 *mismatches)
+{
+	struct stria_raid56 *r = a->r56;
+	u32 nf = atomic_read(&a->nr_failed), k, rebuilding = 0, i;
+	struct stria_r56_sync sync = { .op = op, .err = 0 };
+
+	for (i = 0; i < a->nr_members; i++)
+		if (READ_ONCE(a->members[i].state) == STRIA_STATE_REBUILDING)
+			rebuilding++;
+	if (stripe >= a->geom.member_sectors >> a->geom.chunk_shift ||
+	    nf > r->np || (op == STRIA_SYNC_OP_REBUILD ? !rebuilding : nf))
+		return -ENODEV;
+	atomic_set(&sync.pending, r->nr_slices);
+	atomic64_set(&sync.mismatches, 0);
+	init_completion(&sync.done);
+	for (k = 0; k < r->nr_slices; k++) {
+		struct stria_sop *sop = stria_sop_alloc(r, NULL, stripe, k,
+							false);
+
+		sop->sync = &sync;
+		stria_sop_start(sop);
+	}
+	wait_for_completion(&sync.done);
+	if (mismatches)
+		*mismatches += atomic64_read(&sync.mismatches);
+	return READ_ONCE(sync.err);
 }
 
 static blk_status_t stria_raid56_queue_rq(struct stria_array *a,
@@ -1359,6 +1557,7 @@ const struct stria_level_ops stria_raid5_ops = {
 	.init		= stria_raid56_init,
 	.exit		= stria_raid56_exit,
 	.limits		= stria_raid56_limits,
+	.sync_stripe	= stria_raid56_sync_stripe,
 };
 
 const struct stria_level_ops stria_raid6_ops = {
@@ -1368,4 +1567,5 @@ const struct stria_level_ops stria_raid6_ops = {
 	.init		= stria_raid56_init,
 	.exit		= stria_raid56_exit,
 	.limits		= stria_raid56_limits,
+	.sync_stripe	= stria_raid56_sync_stripe,
 };

@@ -48,14 +48,23 @@ is_num() {
 	[[ $1 =~ ^[0-9]+$ ]]
 }
 
-# members_line DEV...: "state state ..." of the members with these device
-# names (/dev/ prefix optional) in /sys/block/stria0/stria/members; "absent"
-# for a device that is not listed.
+# kname DEV: the kernel's name of block device DEV (/dev/mapper/m1 ->
+# dm-1; /dev/ optional); DEV itself when it is no device (any more).
+kname() {
+	local d=/dev/${1#/dev/} mm
+	if [[ $d == /dev/mapper/* ]] && mm=$(stat -L -c '%t %T' "$d" 2>/dev/null); then
+		d=$(readlink "/sys/dev/block/$((16#${mm% *})):$((16#${mm#* }))")
+	fi
+	echo "${d##*/}"
+}
+
+# dev_states DEV...: "state state ..." of the members with these devices
+# in /sys/block/stria0/stria/members; "absent" for a device that is not
+# listed.
 dev_states() {
 	local want r d st _ out=() found
 	for want in "$@"; do
-		want=${want#/dev/}
-		[[ $want == mapper/* ]] && want=$(basename "$(readlink -f "/dev/$want")")
+		want=$(kname "$want")
 		found=absent
 		while read -r r d st _; do
 			[ "$d" = "$want" ] && { found=$st; break; }
@@ -67,8 +76,8 @@ dev_states() {
 
 # dev_role DEV: the role column of DEV's line in the members file.
 dev_role() {
-	local want=${1#/dev/} r d _
-	[[ $want == mapper/* ]] && want=$(basename "$(readlink -f "/dev/$want")")
+	local want r d _
+	want=$(kname "$1")
 	while read -r r d _; do
 		[ "$d" = "$want" ] && { echo "$r"; return 0; }
 	done </sys/block/stria0/stria/members

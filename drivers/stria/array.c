@@ -19,13 +19,26 @@
  * the others record them (a bitmap by role): when a member fails, from I/O
  * completion in any context or from STRIA_IOC_MEMBER, sb_work writes them.
  * Assembly takes the bitmap of the freshest superblock, starts those
- * members failed (their own, older superblocks are not held against them)
- * and refuses when more have failed than the level tolerates.
+ * members failed (their own, older superblocks are not held against them;
+ * they may also be missing) and refuses when more have failed or are being
+ * rebuilt than the level tolerates.
+ *
+ * RAID5/6 arrays hold up to STRIA_MAX_SPARES spares, opened with the
+ * array's holder and written with every superblock update. When a role has
+ * failed and a spare is there (a spare added, a member failed, an array
+ * assembled), the spare takes the role: with the queue frozen it moves into
+ * the member slot, state rebuilding, and the failed device is released (its
+ * holder link dropped, closed); then the superblocks record the role as
+ * being rebuilt and sync.c rebuilds it. A failed member removed on request
+ * leaves its role without a device (dev.bdev NULL, state failed).
  *
  * stria_arrays_lock serialises all of this and protects the array list; the
- * I/O path never takes it. Each array's superblock writes and event count
- * are serialised by its sb_lock, which sb_work takes and nothing holds while
- * taking stria_arrays_lock: stop can wait for sb_work under the global lock.
+ * I/O path never takes it. Each array's member and spare tables change
+ * under its cfg_lock and sb_lock together (the work items that change them
+ * do not take stria_arrays_lock), and its superblock writes and event count
+ * are serialised by its sb_lock. Lock order: stria_arrays_lock, cfg_lock,
+ * sb_lock. Nothing holds cfg_lock or sb_lock while waiting for sb_work or
+ * the sync worker, so stop can wait for both under the global lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -81,20 +94,35 @@ static const struct block_device_operations stria_disk_fops = {
 	(spec)->err_member = (i);					\
 })
 
+/* assemble: a device given but not used (an older superblock, replaced) */
+#define STRIA_ROLE_LEFT_OUT	0xfffffffeU
+
 /**
  * struct stria_opened - members opened for a start, before the array exists
  * @dev: the opened devices, by position in the request
  * @sb: their superblocks (assemble)
  * @holder: the exclusive-open identity, handed over to the array
  * @fresh: position of the superblock with the highest event count
+ * @nr_roles: members of the array (create: the devices given)
  * @failed: roles that start failed, from that superblock
+ * @rebuilding: roles that start being rebuilt, from that superblock
+ * @rebuild_offset: where their rebuild goes on
+ * @scrub_action: an interrupted scrub to resume, STRIA_SB_SCRUB_*
+ * @scrub_offset: where it goes on
+ * @scrub_end: where it ends
  */
 struct stria_opened {
 	struct stria_bdev *dev;
 	struct stria_sb *sb;
 	void *holder;
 	u32 fresh;
+	u32 nr_roles;
 	u64 failed;
+	u64 rebuilding;
+	u64 rebuild_offset;
+	u32 scrub_action;
+	u64 scrub_offset;
+	u64 scrub_end;
 };
 
 static void stria_close_all(struct stria_opened *o, u32 n)
@@ -220,23 +248,98 @@ static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
 			      const struct stria_geom *g, const u32 *roles)
 {
 	DECLARE_BITMAP(fb, STRIA_GEOM_MAX_MEMBERS);
-	u32 i, nfail = hweight64(o->failed), tol = stria_geom_nr_parity(g);
+	u64 missing = o->failed | o->rebuilding;
+	u32 i, nfail = hweight64(missing), tol = stria_geom_nr_parity(g);
 
 	if (nfail <= tol)
 		return 0;
 	if (nfail == 1) {
 		for (i = 0; i < spec->nr_members; i++)
-			if (o->failed & BIT_ULL(roles[i]))
+			if (roles[i] < 64 && (o->failed & BIT_ULL(roles[i])))
 				break;
-		stria_fail(spec, i, "array '%s' cannot start: member %u (%s) is marked failed and raid%u tolerates none",
-			   spec->name, roles[i], spec->paths[i], g->level);
+		if (i < spec->nr_members)
+			stria_fail(spec, i, "array '%s' cannot start: member %u (%s) is marked failed and raid%u tolerates none",
+				   spec->name, roles[i], spec->paths[i],
+				   g->level);
+		else
+			stria_fail(spec, STRIA_NO_MEMBER, "array '%s' cannot start: member %u is marked failed and raid%u tolerates none",
+				   spec->name, (u32)__ffs64(missing), g->level);
 		return -EINVAL;
 	}
-	bitmap_from_u64(fb, o->failed);
-	stria_fail(spec, STRIA_NO_MEMBER, "array '%s' cannot start: %u members (roles %*pbl) are marked failed, raid%u tolerates %u",
+	bitmap_from_u64(fb, missing);
+	stria_fail(spec, STRIA_NO_MEMBER, "array '%s' cannot start: %u members (roles %*pbl) are marked failed or half rebuilt, raid%u tolerates %u",
 		   spec->name, nfail, (int)STRIA_GEOM_MAX_MEMBERS, fb, g->level,
 		   tol);
 	return -EINVAL;
+}
+
+/*
+ * Assemble, once the freshest superblock is known: which device holds
+ * which role. Current superblocks hold their roles (or are spares); an
+ * older one is a failed member the freshest superblock records, or was
+ * replaced (its role taken by a spare, or a spare since removed) and is
+ * left out, or is stale and refused. Every role without a device must be
+ * recorded as failed.
+ */
+static int stria_assign_roles(struct stria_spec *spec, struct stria_opened *o,
+			      u64 maxev, u32 *roles)
+{
+	unsigned long seen[BITS_TO_LONGS(STRIA_GEOM_MAX_MEMBERS)] = { 0 };
+	u32 i, role, nspares = 0;
+	bool older;
+
+	for (older = false; ; older = true) {
+		for (i = 0; i < spec->nr_members; i++) {
+			struct stria_sb *sb = &o->sb[i];
+
+			if ((le64_to_cpu(sb->events) < maxev) != older)
+				continue;
+			role = le32_to_cpu(sb->role);
+			if (older && (role == STRIA_SB_ROLE_SPARE ||
+				      test_bit(role, seen))) {
+				pr_info("%s: left out of array '%.31s': its superblock is older than the array's (events %llu, the array's %llu) and its %s\n",
+					spec->paths[i], sb->name,
+					le64_to_cpu(sb->events), maxev,
+					role == STRIA_SB_ROLE_SPARE ?
+					"spare place is gone" :
+					"role has another device");
+				roles[i] = STRIA_ROLE_LEFT_OUT;
+				continue;
+			}
+			if (role == STRIA_SB_ROLE_SPARE) {
+				if (++nspares > STRIA_MAX_SPARES) {
+					stria_fail(spec, i, "%s: an array has at most %u spares",
+						   spec->paths[i],
+						   STRIA_MAX_SPARES);
+					return -EINVAL;
+				}
+				roles[i] = role;
+				continue;
+			}
+			if (test_and_set_bit(role, seen)) {
+				stria_fail(spec, i, "%s has role %u, which another member has too",
+					   spec->paths[i], role);
+				return -EINVAL;
+			}
+			if (older && !(o->failed & BIT_ULL(role))) {
+				stria_fail(spec, i, "%s is stale: events %llu, the others have %llu",
+					   spec->paths[i],
+					   le64_to_cpu(sb->events), maxev);
+				return -ESTALE;
+			}
+			roles[i] = role;
+		}
+		if (older)
+			break;
+	}
+	for (role = 0; role < o->nr_roles; role++) {
+		if (!test_bit(role, seen) && !(o->failed & BIT_ULL(role))) {
+			stria_fail(spec, STRIA_NO_MEMBER, "member %u of array '%.31s' is missing (not given, and not recorded as failed)",
+				   role, o->sb[o->fresh].name);
+			return -ENODEV;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -249,10 +352,9 @@ static int stria_check_assemble(struct stria_spec *spec,
 				u32 *roles)
 {
 	struct stria_sb *s0 = &o->sb[0], *f;
-	unsigned long seen[BITS_TO_LONGS(STRIA_GEOM_MAX_MEMBERS)] = { 0 };
 	char why[96];
 	u64 maxev = 0;
-	u32 i, role;
+	u32 i;
 	int ret;
 
 	for (i = 0; i < spec->nr_members; i++) {
@@ -286,13 +388,6 @@ static int stria_check_assemble(struct stria_spec *spec,
 				   le32_to_cpu(s0->parity_layout));
 			return -EINVAL;
 		}
-		role = le32_to_cpu(sb->role);
-		if (test_and_set_bit(role, seen)) {
-			stria_fail(spec, i, "%s has role %u, which another member has too",
-				   spec->paths[i], role);
-			return -EINVAL;
-		}
-		roles[i] = role;
 		if (bdev_nr_sectors(o->dev[i].bdev) <
 		    STRIA_SB_DATA_OFFSET + le64_to_cpu(sb->data_sectors)) {
 			stria_fail(spec, i, "%s is smaller than its data area (%llu sectors, needs %llu)",
@@ -307,23 +402,23 @@ static int stria_check_assemble(struct stria_spec *spec,
 			o->fresh = i;
 		}
 	}
-	if (spec->nr_members != le32_to_cpu(s0->nr_members)) {
-		stria_fail(spec, STRIA_NO_MEMBER, "array '%.31s' has %u members, %u given",
-			   s0->name, le32_to_cpu(s0->nr_members),
+	f = &o->sb[o->fresh];
+	o->nr_roles = le32_to_cpu(f->nr_members);
+	o->failed = le64_to_cpu(f->failed);
+	o->rebuilding = le64_to_cpu(f->rebuilding);
+	o->rebuild_offset = le64_to_cpu(f->rebuild_offset);
+	o->scrub_action = le32_to_cpu(f->scrub_action);
+	o->scrub_offset = le64_to_cpu(f->scrub_offset);
+	o->scrub_end = le64_to_cpu(f->scrub_end);
+	if (spec->nr_members > o->nr_roles + STRIA_MAX_SPARES) {
+		stria_fail(spec, STRIA_NO_MEMBER, "array '%.31s' has %u members and at most %u spares, %u devices given",
+			   s0->name, o->nr_roles, STRIA_MAX_SPARES,
 			   spec->nr_members);
 		return -EINVAL;
 	}
-	f = &o->sb[o->fresh];
-	o->failed = le64_to_cpu(f->failed);
-	for (i = 0; i < spec->nr_members; i++) {
-		if (le64_to_cpu(o->sb[i].events) < maxev &&
-		    !(o->failed & BIT_ULL(roles[i]))) {
-			stria_fail(spec, i, "%s is stale: events %llu, the others have %llu",
-				   spec->paths[i], le64_to_cpu(o->sb[i].events),
-				   maxev);
-			return -ESTALE;
-		}
-	}
+	ret = stria_assign_roles(spec, o, maxev, roles);
+	if (ret)
+		return ret;
 	if (spec->name[0] && strncmp(spec->name, s0->name, STRIA_NAME_LEN)) {
 		stria_fail(spec, STRIA_NO_MEMBER, "the members belong to array '%.31s', not '%s'",
 			   s0->name, spec->name);
@@ -354,12 +449,15 @@ static int stria_majority_node(struct stria_opened *o, u32 n)
 	u32 i, j;
 
 	for (i = 0; i < n; i++) {
+		if (!o->dev[i].bdev)
+			continue;
 		node = o->dev[i].bdev->bd_disk->node_id;
 		if (node == NUMA_NO_NODE)
 			continue;
 		count = 0;
 		for (j = 0; j < n; j++)
-			if (o->dev[j].bdev->bd_disk->node_id == node)
+			if (o->dev[j].bdev &&
+			    o->dev[j].bdev->bd_disk->node_id == node)
 				count++;
 		if (count > bestcount) {
 			best = node;
@@ -369,8 +467,13 @@ static int stria_majority_node(struct stria_opened *o, u32 n)
 	return best;
 }
 
-/* Roles of the members that have failed, as a superblock records them. */
-static u64 stria_failed_roles(struct stria_array *a)
+/**
+ * stria_array_failed_roles() - roles of the members that have failed
+ * @a: the array
+ *
+ * Return: bit i for role i, as a superblock records them.
+ */
+u64 stria_array_failed_roles(const struct stria_array *a)
 {
 	u64 failed = 0;
 	u32 i;
@@ -379,6 +482,17 @@ static u64 stria_failed_roles(struct stria_array *a)
 		if (READ_ONCE(a->members[i].state) == STRIA_STATE_FAILED)
 			failed |= BIT_ULL(i);
 	return failed;
+}
+
+static u64 stria_rebuilding_roles(const struct stria_array *a)
+{
+	u64 roles = 0;
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++)
+		if (READ_ONCE(a->members[i].state) == STRIA_STATE_REBUILDING)
+			roles |= BIT_ULL(i);
+	return roles;
 }
 
 /*
@@ -397,10 +511,11 @@ static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 		*errors = 0;
 	if (!sb)
 		return -ENOMEM;
-	a->sb_failed = stria_failed_roles(a);
+	a->sb_failed = stria_array_failed_roles(a);
+	a->sb_rebuilding = stria_rebuilding_roles(a);
 	WRITE_ONCE(a->events, a->events + 1);
 	for (i = 0; i < a->nr_members; i++) {
-		if (a->sb_failed & BIT_ULL(i))
+		if ((a->sb_failed & BIT_ULL(i)) || !a->members[i].dev.bdev)
 			continue;
 		stria_sb_fill(sb, a, &a->members[i], state);
 		err = stria_sb_write(a->members[i].dev.bdev, sb);
@@ -411,6 +526,14 @@ static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 			if (errors)
 				*errors |= BIT_ULL(i);
 		}
+	}
+	/* a spare that cannot be written is only worth a line in the log */
+	for (i = 0; i < a->nr_spares; i++) {
+		stria_sb_fill(sb, a, &a->spares[i], state);
+		err = stria_sb_write(a->spares[i].dev.bdev, sb);
+		if (err)
+			pr_err("stria%d: cannot write the superblock of spare %pg: %d\n",
+			       a->index, a->spares[i].dev.bdev, err);
 	}
 	kfree(sb);
 	return ret;
@@ -428,7 +551,7 @@ static int stria_sync_failed(struct stria_array *a)
 	int ret;
 
 	lockdep_assert_held(&a->sb_lock);
-	if (stria_failed_roles(a) == a->sb_failed)
+	if (stria_array_failed_roles(a) == a->sb_failed)
 		return 0;
 	ret = stria_write_sbs(a, STRIA_SB_STATE_ACTIVE, &errors);
 	for (i = 0; i < a->nr_members; i++)
@@ -438,6 +561,55 @@ static int stria_sync_failed(struct stria_array *a)
 	return ret;
 }
 
+/**
+ * stria_array_update_sbs() - write every superblock now (events + 1)
+ * @a: the array
+ *
+ * Records the member states, the spares and the sync checkpoints. A member
+ * whose superblock cannot be written fails (and is recorded by the next
+ * update). Caller does not hold @a->sb_lock.
+ *
+ * Return: 0 or the first write error.
+ */
+int stria_array_update_sbs(struct stria_array *a)
+{
+	u64 errors;
+	u32 i;
+	int ret;
+
+	mutex_lock(&a->sb_lock);
+	ret = stria_write_sbs(a, STRIA_SB_STATE_ACTIVE, &errors);
+	for (i = 0; i < a->nr_members; i++)
+		if (errors & BIT_ULL(i))
+			stria_member_set_state(&a->members[i],
+					       STRIA_STATE_FAILED);
+	mutex_unlock(&a->sb_lock);
+	return ret;
+}
+
+/**
+ * stria_array_flush_members() - flush the caches of the members in use
+ * @a: the array
+ *
+ * Every member that has not failed, rebuilding ones included, so what the
+ * sync wrote is durable before a checkpoint records it. Errors are the I/O
+ * path's: a member that fails them is failed there. Caller holds
+ * @a->sync.stripe_sem or @a->cfg_lock, so the member table stays.
+ */
+void stria_array_flush_members(struct stria_array *a)
+{
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++) {
+		struct stria_member *m = &a->members[i];
+
+		if (m->dev.bdev && !stria_member_failed(m) &&
+		    blkdev_issue_flush(m->dev.bdev))
+			pr_warn("stria%d: member %u (%pg): cache flush failed\n",
+				a->index, m->role, m->dev.bdev);
+	}
+}
+
 static void stria_sb_work(struct work_struct *work)
 {
 	struct stria_array *a = container_of(work, struct stria_array, sb_work);
@@ -445,6 +617,10 @@ static void stria_sb_work(struct work_struct *work)
 	mutex_lock(&a->sb_lock);
 	stria_sync_failed(a);
 	mutex_unlock(&a->sb_lock);
+	/* a spare may take the role that just failed */
+	mutex_lock(&a->cfg_lock);
+	stria_sync_kick(a, false);
+	mutex_unlock(&a->cfg_lock);
 }
 
 static void stria_limits(struct stria_array *a, struct queue_limits *lim)
@@ -454,9 +630,10 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
 
 	blk_set_stacking_limits(lim);
 	for (i = 0; i < a->nr_members; i++)
-		blk_stack_limits(lim,
-				 &bdev_get_queue(a->members[i].dev.bdev)->limits,
-				 a->data_offset);
+		if (a->members[i].dev.bdev)
+			blk_stack_limits(lim,
+					 &bdev_get_queue(a->members[i].dev.bdev)->limits,
+					 a->data_offset);
 	lim->chunk_sectors = 1U << a->geom.chunk_shift;
 	lim->max_hw_sectors = min(lim->max_hw_sectors, lim->chunk_sectors);
 	lim->max_sectors = min(lim->max_sectors, lim->chunk_sectors);
@@ -508,28 +685,42 @@ out_free_tag_set:
 	return ret;
 }
 
+static void stria_unlink_holder(struct stria_array *a, struct stria_member *m)
+{
+	if (m->linked)
+		bd_unlink_disk_holder(m->dev.bdev, a->disk);
+	m->linked = false;
+}
+
+static void stria_link_holder(struct stria_array *a, struct stria_member *m)
+{
+	if (!m->dev.bdev)
+		return;
+	if (bd_link_disk_holder(m->dev.bdev, a->disk))
+		pr_warn("stria%d: no holder link for %pg\n", a->index,
+			m->dev.bdev);
+	else
+		m->linked = true;
+}
+
 static void stria_unlink_holders(struct stria_array *a)
 {
 	u32 i;
 
-	for (i = 0; i < a->nr_members; i++) {
-		if (a->members[i].linked)
-			bd_unlink_disk_holder(a->members[i].dev.bdev, a->disk);
-		a->members[i].linked = false;
-	}
+	for (i = 0; i < a->nr_members; i++)
+		stria_unlink_holder(a, &a->members[i]);
+	for (i = 0; i < a->nr_spares; i++)
+		stria_unlink_holder(a, &a->spares[i]);
 }
 
 static void stria_link_holders(struct stria_array *a)
 {
 	u32 i;
 
-	for (i = 0; i < a->nr_members; i++) {
-		if (bd_link_disk_holder(a->members[i].dev.bdev, a->disk))
-			pr_warn("stria%d: no holder link for %pg\n", a->index,
-				a->members[i].dev.bdev);
-		else
-			a->members[i].linked = true;
-	}
+	for (i = 0; i < a->nr_members; i++)
+		stria_link_holder(a, &a->members[i]);
+	for (i = 0; i < a->nr_spares; i++)
+		stria_link_holder(a, &a->spares[i]);
 }
 
 static void stria_array_free(struct stria_array *a)
@@ -538,10 +729,14 @@ static void stria_array_free(struct stria_array *a)
 
 	/* nothing may fail a member any more; make sure no write is left */
 	cancel_work_sync(&a->sb_work);
+	cancel_work_sync(&a->sync.work);
 	mutex_destroy(&a->sb_lock);
+	mutex_destroy(&a->cfg_lock);
 	for (i = 0; i < a->nr_members; i++)
 		if (a->members[i].dev.bdev)
 			stria_bdev_close(&a->members[i].dev);
+	for (i = 0; i < a->nr_spares; i++)
+		stria_bdev_close(&a->spares[i].dev);
 	if (a->index >= 0)
 		ida_free(&stria_index_ida, a->index);
 	kfree(a->holder);
@@ -572,8 +767,8 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	struct stria_array *a;
 	u32 i;
 
-	a = kzalloc_node(struct_size(a, members, spec->nr_members),
-			 GFP_KERNEL, node);
+	a = kzalloc_node(struct_size(a, members, o->nr_roles), GFP_KERNEL,
+			 node);
 	if (!a)
 		return NULL;
 	a->index = -1;
@@ -581,24 +776,47 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	a->geom = *g;
 	a->ops = stria_level_ops(g->level);
 	a->data_offset = STRIA_SB_DATA_OFFSET;
-	a->nr_members = spec->nr_members;
+	a->nr_members = o->nr_roles;
 	a->holder = o->holder;
 	o->holder = NULL;
 	strscpy(a->name, spec->name, sizeof(a->name));
 	INIT_LIST_HEAD(&a->list);
 	INIT_WORK(&a->sb_work, stria_sb_work);
 	mutex_init(&a->sb_lock);
+	mutex_init(&a->cfg_lock);
+	stria_sync_init(a);
 	a->sb_failed = o->failed;
-	atomic_set(&a->nr_failed, hweight64(o->failed));
-	for (i = 0; i < spec->nr_members; i++) {
-		struct stria_member *m = &a->members[roles[i]];
+	a->sb_rebuilding = o->rebuilding;
+	a->sync.rebuild_ckpt = o->rebuilding ? o->rebuild_offset : 0;
+	a->sync.scrub_action = o->scrub_action;
+	a->sync.scrub_pos = o->scrub_offset;
+	a->sync.scrub_end = o->scrub_end;
+	atomic_set(&a->nr_failed, hweight64(o->failed | o->rebuilding));
+	for (i = 0; i < a->nr_members; i++) {
+		struct stria_member *m = &a->members[i];
 
 		m->array = a;
+		m->role = i;
+		m->node = NUMA_NO_NODE;
+		m->state = o->failed & BIT_ULL(i) ? STRIA_STATE_FAILED :
+			   o->rebuilding & BIT_ULL(i) ? STRIA_STATE_REBUILDING :
+			   STRIA_STATE_ACTIVE;
+	}
+	for (i = 0; i < spec->nr_members; i++) {
+		struct stria_member *m;
+
+		if (roles[i] == STRIA_ROLE_LEFT_OUT)
+			continue;
+		if (roles[i] == STRIA_SB_ROLE_SPARE) {
+			m = &a->spares[a->nr_spares++];
+			m->array = a;
+			m->role = STRIA_SB_ROLE_SPARE;
+			m->state = STRIA_STATE_SPARE;
+		} else {
+			m = &a->members[roles[i]];
+		}
 		m->dev = o->dev[i];
 		o->dev[i].bdev = NULL;
-		m->role = roles[i];
-		m->state = o->failed & BIT_ULL(m->role) ? STRIA_STATE_FAILED :
-			   STRIA_STATE_ACTIVE;
 		m->node = m->dev.bdev->bd_disk->node_id;
 		m->dev_sectors = bdev_nr_sectors(m->dev.bdev);
 		atomic64_set(&m->errors, 0);
@@ -666,7 +884,7 @@ out_io_exit:
  */
 int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 {
-	u32 roles[STRIA_GEOM_MAX_MEMBERS];
+	u32 roles[STRIA_GEOM_MAX_MEMBERS + STRIA_MAX_SPARES];
 	struct stria_opened o = { };
 	struct stria_array *a;
 	struct stria_geom g;
@@ -699,6 +917,7 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 	} else {
 		for (i = 0; i < spec->nr_members; i++)
 			roles[i] = i;
+		o.nr_roles = spec->nr_members;
 		ret = stria_check_create(spec, &o, &g);
 		if (!ret)
 			ret = stria_zero_parity_data(spec, &o, &g);
@@ -736,15 +955,21 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 	trace_stria_array_start(a->index, a->name, a->geom.level,
 				a->nr_members, 1U << a->geom.chunk_shift,
 				!spec->assemble);
-	pr_info("stria%d: %s array '%s': raid%u, layout %s, %u members (%u failed), %u KiB chunks, %llu sectors, node %d\n",
+	pr_info("stria%d: %s array '%s': raid%u, layout %s, %u members (%u failed or rebuilding), %u spares, %u KiB chunks, %llu sectors, node %d\n",
 		a->index, spec->assemble ? "assembled" : "created", a->name,
 		a->geom.level,
 		stria_parity_layout_name(a->geom.level, a->geom.layout),
-		a->nr_members, atomic_read(&a->nr_failed),
+		a->nr_members, atomic_read(&a->nr_failed), a->nr_spares,
 		1U << (a->geom.chunk_shift - 1),
 		stria_geom_array_sectors(&a->geom), a->node);
+	/* a rebuild or scrub to resume, or a spare for a failed role */
+	mutex_lock(&a->cfg_lock);
+	stria_sync_kick(a, false);
+	mutex_unlock(&a->cfg_lock);
 	*out = a;
 	ret = 0;
+	/* devices left out of the array */
+	stria_close_all(&o, spec->nr_members);
 	goto out_free;
 
 out_close:
@@ -780,6 +1005,8 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	}
 	WRITE_ONCE(a->stopping, true);
 	mutex_unlock(&a->disk->open_mutex);
+	/* a running sync records where it was, to go on after assemble */
+	stria_sync_stop(a, true, msg);
 	list_del_init(&a->list);
 	stria_unlink_holders(a);
 	del_gendisk(a->disk);
@@ -853,24 +1080,38 @@ int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 {
 	u32 i, nfail, tol = stria_geom_nr_parity(&a->geom);
 	struct stria_member *m = NULL;
-	int ret;
+	int ret = 0;
 
 	lockdep_assert_held(&stria_arrays_lock);
+	mutex_lock(&a->cfg_lock);
 	for (i = 0; i < a->nr_members; i++)
-		if (a->members[i].dev.bdev->bd_dev == dev)
+		if (a->members[i].dev.bdev &&
+		    stria_member_devt(&a->members[i]) == dev)
 			m = &a->members[i];
+	for (i = 0; i < a->nr_spares; i++) {
+		if (stria_member_devt(&a->spares[i]) == dev) {
+			snprintf(msg, STRIA_MSG_LEN, "%pg is a spare of array '%s', not a member: remove it instead",
+				 a->spares[i].dev.bdev, a->name);
+			ret = -EINVAL;
+			goto out_unlock;
+		}
+	}
 	if (!m) {
 		snprintf(msg, STRIA_MSG_LEN, "device %u:%u is not a member of array '%s' (stria%d)",
 			 MAJOR(dev), MINOR(dev), a->name, a->index);
-		return -ENODEV;
+		ret = -ENODEV;
+		goto out_unlock;
 	}
 	*role = m->role;
 	if (READ_ONCE(m->state) == STRIA_STATE_FAILED) {
 		snprintf(msg, STRIA_MSG_LEN, "member %u (%pg) of array '%s' has already failed",
 			 m->role, m->dev.bdev, a->name);
-		return -EALREADY;
+		ret = -EALREADY;
+		goto out_unlock;
 	}
-	nfail = atomic_read(&a->nr_failed) + 1;
+	/* a member being rebuilt counts as missing already */
+	nfail = atomic_read(&a->nr_failed) +
+		!stria_state_missing(READ_ONCE(m->state));
 	if (nfail > tol && !force) {
 		if (!tol)
 			snprintf(msg, STRIA_MSG_LEN, "failing member %u (%pg) would fail '%s': raid%u tolerates no failed member",
@@ -879,11 +1120,14 @@ int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 			snprintf(msg, STRIA_MSG_LEN, "failing member %u (%pg) would leave '%s' with %u failed members; raid%u tolerates %u",
 				 m->role, m->dev.bdev, a->name, nfail,
 				 a->geom.level, tol);
-		return -EBUSY;
+		ret = -EBUSY;
+		goto out_unlock;
 	}
 	pr_warn("stria%d: member %u (%pg) failed by request%s\n", a->index,
 		m->role, m->dev.bdev, nfail > tol ? ", beyond what the array tolerates" : "");
 	stria_member_set_state(m, STRIA_STATE_FAILED);
+	/* from here on a spare may take the role: only m->role is used */
+	mutex_unlock(&a->cfg_lock);
 	mutex_lock(&a->sb_lock);
 	ret = stria_sync_failed(a);
 	mutex_unlock(&a->sb_lock);
@@ -891,7 +1135,317 @@ int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 	flush_work(&a->sb_work);
 	if (ret)
 		snprintf(msg, STRIA_MSG_LEN, "member %u failed, but a superblock could not be written: error %d",
-			 m->role, ret);
+			 *role, ret);
+	return ret;
+
+out_unlock:
+	mutex_unlock(&a->cfg_lock);
+	return ret;
+}
+
+/*
+ * A spare takes the failed role @m, with the queue frozen; the failed
+ * device is released. Caller holds @a->cfg_lock; no sync runs.
+ */
+static void stria_spare_take_role(struct stria_array *a,
+				  struct stria_member *m)
+{
+	struct stria_member *sp = &a->spares[a->nr_spares - 1];
+	struct stria_member old = *m;
+	unsigned int memflags;
+
+	memflags = stria_freeze_queue(a->disk->queue);
+	mutex_lock(&a->sb_lock);
+	m->dev = sp->dev;
+	m->node = sp->node;
+	m->dev_sectors = sp->dev_sectors;
+	m->linked = sp->linked;
+	memcpy(m->uuid, sp->uuid, STRIA_UUID_LEN);
+	atomic64_set(&m->errors, 0);
+	stria_member_set_state(m, STRIA_STATE_REBUILDING);
+	memset(sp, 0, sizeof(*sp));
+	a->nr_spares--;
+	mutex_unlock(&a->sb_lock);
+	stria_unfreeze_queue(a->disk->queue, memflags);
+	if (old.dev.bdev)
+		pr_info("stria%d: spare %pg takes role %u from failed %pg and is rebuilt\n",
+			a->index, m->dev.bdev, m->role, old.dev.bdev);
+	else
+		pr_info("stria%d: spare %pg takes role %u and is rebuilt\n",
+			a->index, m->dev.bdev, m->role);
+	if (old.dev.bdev) {
+		stria_unlink_holder(a, &old);
+		stria_bdev_close(&old.dev);
+	}
+}
+
+/**
+ * stria_array_take_spares() - move spares into the failed roles
+ * @a: the array
+ *
+ * Lowest role first, while spares last. Caller holds @a->cfg_lock and no
+ * sync runs; the superblocks are not written here.
+ *
+ * Return: the roles a spare took.
+ */
+int stria_array_take_spares(struct stria_array *a)
+{
+	int n = 0;
+	u32 i;
+
+	lockdep_assert_held(&a->cfg_lock);
+	for (i = 0; i < a->nr_members && a->nr_spares; i++) {
+		if (READ_ONCE(a->members[i].state) != STRIA_STATE_FAILED)
+			continue;
+		stria_spare_take_role(a, &a->members[i]);
+		n++;
+	}
+	return n;
+}
+
+/* The member or spare that is device @dev, or NULL. */
+static struct stria_member *stria_find_dev(struct stria_array *a, dev_t dev)
+{
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++)
+		if (a->members[i].dev.bdev &&
+		    stria_member_devt(&a->members[i]) == dev)
+			return &a->members[i];
+	for (i = 0; i < a->nr_spares; i++)
+		if (stria_member_devt(&a->spares[i]) == dev)
+			return &a->spares[i];
+	return NULL;
+}
+
+/* Open @dev as a spare of @a and check it; fills @sp->dev. */
+static int stria_spare_open(struct stria_array *a, dev_t dev,
+			    struct stria_member *sp, char *msg)
+{
+	u64 need = a->data_offset + a->geom.member_sectors, size;
+	struct block_device *b;
+	int ret;
+
+	ret = stria_bdev_open_dev(dev, a->holder, &sp->dev);
+	if (ret) {
+		if (ret == -EBUSY)
+			snprintf(msg, STRIA_MSG_LEN, "device %u:%u is in use (mounted, or held by md, dm or another array)",
+				 MAJOR(dev), MINOR(dev));
+		else if (ret == -ENXIO || ret == -ENODEV || ret == -ENOENT)
+			snprintf(msg, STRIA_MSG_LEN, "device %u:%u is not a block device",
+				 MAJOR(dev), MINOR(dev));
+		else
+			snprintf(msg, STRIA_MSG_LEN, "cannot open device %u:%u: error %d",
+				 MAJOR(dev), MINOR(dev), ret);
+		return ret;
+	}
+	b = sp->dev.bdev;
+	size = bdev_nr_sectors(b);
+	if (b->bd_disk == a->disk) {
+		snprintf(msg, STRIA_MSG_LEN, "%pg is array '%s' itself", b,
+			 a->name);
+		ret = -EINVAL;
+	} else if (size < need) {
+		snprintf(msg, STRIA_MSG_LEN, "%pg is too small: %llu sectors, the array needs %llu (1 MiB superblock area + %llu data sectors)",
+			 b, size, need, a->geom.member_sectors);
+		ret = -ENOSPC;
+	} else if (bdev_logical_block_size(b) >
+		   queue_logical_block_size(a->disk->queue)) {
+		snprintf(msg, STRIA_MSG_LEN, "%pg has %u-byte blocks, the array %u-byte ones",
+			 b, bdev_logical_block_size(b),
+			 queue_logical_block_size(a->disk->queue));
+		ret = -EINVAL;
+	}
+	if (ret)
+		stria_bdev_close(&sp->dev);
+	return ret;
+}
+
+/**
+ * stria_array_add_spare() - add a device to a RAID5/6 array as a spare
+ * @a: the array
+ * @dev: the device
+ * @msg: STRIA_MSG_LEN bytes for the reason on failure
+ * @role: set to the role the spare took at once, else STRIA_NO_MEMBER
+ *
+ * Caller holds stria_arrays_lock. Opens @dev exclusively with the array's
+ * holder, writes its spare superblock, then every superblock (events + 1).
+ * When a role has failed the spare takes it and a rebuild starts.
+ *
+ * Return: 0, or -EINVAL (RAID0, the array itself), -ENOSPC (too small,
+ * too many spares), -EEXIST (already in the array), -EBUSY (in use), an
+ * open error, or the error of the spare's superblock write.
+ */
+int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
+			  u32 *role)
+{
+	struct stria_member tmp = { }, *sp, *m;
+	struct stria_sb *sb;
+	int ret;
+	u32 i;
+
+	lockdep_assert_held(&stria_arrays_lock);
+	*role = STRIA_NO_MEMBER;
+	if (!stria_geom_nr_parity(&a->geom)) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: spares are for raid5 and raid6, which can rebuild a member",
+			 a->name);
+		return -EINVAL;
+	}
+	mutex_lock(&a->cfg_lock);
+	m = stria_find_dev(a, dev);
+	if (m) {
+		if (m->role == STRIA_SB_ROLE_SPARE)
+			snprintf(msg, STRIA_MSG_LEN, "%pg is a spare of array '%s' already",
+				 m->dev.bdev, a->name);
+		else
+			snprintf(msg, STRIA_MSG_LEN, "%pg is member %u of array '%s' already",
+				 m->dev.bdev, m->role, a->name);
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+	if (a->nr_spares >= STRIA_MAX_SPARES) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' has %u spares, the most it can hold",
+			 a->name, a->nr_spares);
+		ret = -ENOSPC;
+		goto out_unlock;
+	}
+	ret = stria_spare_open(a, dev, &tmp, msg);
+	if (ret)
+		goto out_unlock;
+	tmp.array = a;
+	tmp.role = STRIA_SB_ROLE_SPARE;
+	tmp.state = STRIA_STATE_SPARE;
+	tmp.node = tmp.dev.bdev->bd_disk->node_id;
+	tmp.dev_sectors = bdev_nr_sectors(tmp.dev.bdev);
+	generate_random_uuid(tmp.uuid);
+
+	/* its own superblock first: a spare that cannot be written is none */
+	ret = -ENOMEM;
+	sb = kmalloc(sizeof(*sb), GFP_KERNEL);
+	if (sb) {
+		mutex_lock(&a->sb_lock);
+		stria_sb_fill(sb, a, &tmp, STRIA_SB_STATE_ACTIVE);
+		ret = stria_sb_write(tmp.dev.bdev, sb);
+		if (!ret) {
+			sp = &a->spares[a->nr_spares++];
+			*sp = tmp;
+		}
+		mutex_unlock(&a->sb_lock);
+		kfree(sb);
+	}
+	if (ret) {
+		snprintf(msg, STRIA_MSG_LEN, "cannot write the spare superblock of %pg: error %d",
+			 tmp.dev.bdev, ret);
+		stria_bdev_close(&tmp.dev);
+		goto out_unlock;
+	}
+	stria_link_holder(a, sp);
+	trace_stria_spare(a->index, dev, true);
+	pr_info("stria%d: %pg added to '%s' as a spare\n", a->index,
+		sp->dev.bdev, a->name);
+	stria_array_update_sbs(a);
+	stria_sync_kick(a, false);
+	for (i = 0; i < a->nr_members; i++)
+		if (stria_member_devt(&a->members[i]) == dev)
+			*role = i;
+	ret = 0;
+out_unlock:
+	mutex_unlock(&a->cfg_lock);
+	return ret;
+}
+
+/* Zero the superblock of a spare leaving the array: it is no spare now. */
+static void stria_sb_erase(struct stria_array *a, struct stria_member *sp)
+{
+	struct stria_sb *sb = kzalloc(sizeof(*sb), GFP_KERNEL);
+
+	if (!sb || stria_sb_write(sp->dev.bdev, sb))
+		pr_warn("stria%d: could not erase the spare superblock of %pg\n",
+			a->index, sp->dev.bdev);
+	kfree(sb);
+}
+
+/**
+ * stria_array_remove() - release a spare, or a failed member's device
+ * @a: the array
+ * @dev: the device
+ * @msg: STRIA_MSG_LEN bytes for the reason on failure
+ * @role: set to the role of a failed member, STRIA_NO_MEMBER for a spare
+ *
+ * Caller holds stria_arrays_lock. A spare's superblock is erased; a failed
+ * member's is left alone (it is stale, and assembly leaves it out), and
+ * its role keeps no device. The other superblocks are written (events + 1).
+ *
+ * Return: 0, -EINVAL on RAID0, -ENODEV when @dev is neither a member nor a
+ * spare, -EBUSY for a member in use.
+ */
+int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
+		       u32 *role)
+{
+	struct stria_member old, *m;
+	unsigned int memflags;
+	u32 i;
+	int ret = 0;
+
+	lockdep_assert_held(&stria_arrays_lock);
+	*role = STRIA_NO_MEMBER;
+	if (!stria_geom_nr_parity(&a->geom)) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: it has no spares, and a failed raid0 array can only be stopped",
+			 a->name);
+		return -EINVAL;
+	}
+	mutex_lock(&a->cfg_lock);
+	m = stria_find_dev(a, dev);
+	if (!m) {
+		snprintf(msg, STRIA_MSG_LEN, "device %u:%u is neither a member nor a spare of array '%s' (stria%d)",
+			 MAJOR(dev), MINOR(dev), a->name, a->index);
+		ret = -ENODEV;
+		goto out_unlock;
+	}
+	if (m->role == STRIA_SB_ROLE_SPARE) {
+		mutex_lock(&a->sb_lock);
+		old = *m;
+		i = m - a->spares;
+		memmove(&a->spares[i], &a->spares[i + 1],
+			(a->nr_spares - i - 1) * sizeof(*m));
+		a->nr_spares--;
+		memset(&a->spares[a->nr_spares], 0, sizeof(*m));
+		mutex_unlock(&a->sb_lock);
+		stria_sb_erase(a, &old);
+		pr_info("stria%d: spare %pg removed from '%s'\n", a->index,
+			old.dev.bdev, a->name);
+	} else if (READ_ONCE(m->state) != STRIA_STATE_FAILED) {
+		*role = m->role;
+		snprintf(msg, STRIA_MSG_LEN, "member %u (%pg) of '%s' is %s: fail it first (striactl fail)",
+			 m->role, m->dev.bdev, a->name,
+			 READ_ONCE(m->state) == STRIA_STATE_REBUILDING ?
+			 "being rebuilt" : "active");
+		ret = -EBUSY;
+		goto out_unlock;
+	} else {
+		*role = m->role;
+		/* no request, no sync stripe may still use the device */
+		memflags = stria_freeze_queue(a->disk->queue);
+		down_write(&a->sync.stripe_sem);
+		mutex_lock(&a->sb_lock);
+		old = *m;
+		m->dev.bdev = NULL;
+		m->dev.handle = NULL;
+		m->linked = false;
+		m->node = NUMA_NO_NODE;
+		m->dev_sectors = 0;
+		mutex_unlock(&a->sb_lock);
+		up_write(&a->sync.stripe_sem);
+		stria_unfreeze_queue(a->disk->queue, memflags);
+		pr_info("stria%d: failed member %u (%pg) removed from '%s'; the role has no device now\n",
+			a->index, old.role, old.dev.bdev, a->name);
+	}
+	trace_stria_spare(a->index, dev, false);
+	stria_unlink_holder(a, &old);
+	stria_bdev_close(&old.dev);
+	stria_array_update_sbs(a);
+out_unlock:
+	mutex_unlock(&a->cfg_lock);
 	return ret;
 }
 

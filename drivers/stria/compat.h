@@ -301,6 +301,87 @@ static inline int stria_bdev_open(const char *path, void *holder,
 	return 0;
 }
 
+/*
+ * Opening a member by device number, read-write and exclusively: the same
+ * history as by path, changed in the same releases (the by-path and
+ * by-number calls were always introduced together), so the same probes
+ * choose:
+ *   <6.5: blkdev_get_by_dev(dev, FMODE_READ|FMODE_WRITE|FMODE_EXCL, holder)
+ *   6.5:  blkdev_get_by_dev(dev, BLK_OPEN_*, holder, hops)
+ *   6.7:  bdev_open_by_dev() -> struct bdev_handle
+ *   6.9:  bdev_file_open_by_dev() -> struct file
+ * Closed with stria_bdev_close(). Returns 0 or a negative errno.
+ */
+static inline int stria_bdev_open_dev(dev_t dev, void *holder,
+				      struct stria_bdev *m)
+{
+#if defined(STRIA_HAVE_BDEV_FILE_OPEN_BY_PATH)
+	struct file *f = bdev_file_open_by_dev(dev, BLK_OPEN_READ |
+					       BLK_OPEN_WRITE, holder, NULL);
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	m->handle = f;
+	m->bdev = file_bdev(f);
+#elif defined(STRIA_HAVE_BDEV_OPEN_BY_PATH)
+	struct bdev_handle *h = bdev_open_by_dev(dev, BLK_OPEN_READ |
+						 BLK_OPEN_WRITE, holder, NULL);
+
+	if (IS_ERR(h))
+		return PTR_ERR(h);
+	m->handle = h;
+	m->bdev = h->bdev;
+#elif defined(STRIA_HAVE_BLKDEV_GET_BY_PATH_HOPS)
+	struct block_device *b = blkdev_get_by_dev(dev, BLK_OPEN_READ |
+						   BLK_OPEN_WRITE, holder,
+						   NULL);
+
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	m->handle = holder;
+	m->bdev = b;
+#elif defined(STRIA_HAVE_BLKDEV_GET_BY_PATH_FMODE)
+	struct block_device *b = blkdev_get_by_dev(dev, FMODE_READ |
+						   FMODE_WRITE | FMODE_EXCL,
+						   holder);
+
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	m->handle = holder;
+	m->bdev = b;
+#else
+#error "Unsupported kernel: no known way to open a block device by number"
+#endif
+	return 0;
+}
+
+/*
+ * Freezing a queue (no request in flight until unfrozen):
+ *   <6.14: blk_mq_freeze_queue(q) / blk_mq_unfreeze_queue(q)
+ *   6.14:  blk_mq_freeze_queue(q) returns memalloc flags (a NOIO scope
+ *          while frozen) that blk_mq_unfreeze_queue(q, memflags) restores
+ * stria_freeze_queue() returns what stria_unfreeze_queue() takes.
+ */
+static inline unsigned int stria_freeze_queue(struct request_queue *q)
+{
+#if defined(STRIA_HAVE_BLK_MQ_FREEZE_QUEUE_MEMFLAGS)
+	return blk_mq_freeze_queue(q);
+#else
+	blk_mq_freeze_queue(q);
+	return 0;
+#endif
+}
+
+static inline void stria_unfreeze_queue(struct request_queue *q,
+					unsigned int memflags)
+{
+#if defined(STRIA_HAVE_BLK_MQ_FREEZE_QUEUE_MEMFLAGS)
+	blk_mq_unfreeze_queue(q, memflags);
+#else
+	blk_mq_unfreeze_queue(q);
+#endif
+}
+
 static inline void stria_bdev_close(struct stria_bdev *m)
 {
 #if defined(STRIA_HAVE_BDEV_FILE_OPEN_BY_PATH)

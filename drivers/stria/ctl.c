@@ -29,7 +29,8 @@
 
 #define STRIA_FEATURES		(STRIA_FEAT_INFO | STRIA_FEAT_RAID0 | \
 				 STRIA_FEAT_RAID5 | STRIA_FEAT_RAID6 | \
-				 STRIA_FEAT_FAIL)
+				 STRIA_FEAT_FAIL | STRIA_FEAT_SPARES | \
+				 STRIA_FEAT_SYNC)
 
 /* The ABI's parity layout numbers are geom.h's (and md's). */
 static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
@@ -70,7 +71,8 @@ static long stria_ioc_info(void __user *argp)
 	ret = stria_copy_in(&info, sizeof(info), argp);
 	if (ret)
 		return ret;
-	if (info.flags || !stria_all_zero(info.reserved, sizeof(info.reserved)))
+	if (info.flags || info.max_spares || info.reserved0 ||
+	    !stria_all_zero(info.reserved, sizeof(info.reserved)))
 		return -EINVAL;
 	usize = info.size;
 
@@ -79,6 +81,7 @@ static long stria_ioc_info(void __user *argp)
 	info.features = STRIA_FEATURES;
 	info.nr_arrays = stria_array_count();
 	info.max_members = STRIA_GEOM_MAX_MEMBERS;
+	info.max_spares = STRIA_MAX_SPARES;
 	strscpy(info.version, STRIA_MODULE_VERSION, sizeof(info.version));
 	if (copy_to_user(argp, &info, info.size))
 		return -EFAULT;
@@ -160,9 +163,11 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 	if (req->nr_members < 2)
 		return stria_refuse(req, "an array needs at least 2 members, %u given",
 		       req->nr_members);
-	if (req->nr_members > STRIA_GEOM_MAX_MEMBERS)
-		return stria_refuse(req, "an array has at most %u members, %u given",
-		       STRIA_GEOM_MAX_MEMBERS, req->nr_members);
+	if (req->nr_members > STRIA_GEOM_MAX_MEMBERS +
+	    (assemble ? STRIA_MAX_SPARES : 0))
+		return stria_refuse(req, "an array has at most %u members%s, %u given",
+		       STRIA_GEOM_MAX_MEMBERS,
+		       assemble ? " and 8 spares" : "", req->nr_members);
 	if (!req->members)
 		return stria_refuse(req, "no member list");
 	if (req->numa_node != STRIA_NODE_AUTO &&
@@ -335,13 +340,44 @@ out:
 	return stria_copy_back(argp, &req, usize, sizeof(req), ret);
 }
 
+/* One member or spare for STRIA_IOC_QUERY. */
+static void stria_query_member(const struct stria_member *sm,
+			       struct stria_ioc_member *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->role = sm->role == STRIA_SB_ROLE_SPARE ? STRIA_NO_MEMBER : sm->role;
+	m->state = READ_ONCE(sm->state);
+	m->major = MAJOR(stria_member_devt(sm));
+	m->minor = MINOR(stria_member_devt(sm));
+	m->numa_node = sm->node == NUMA_NO_NODE ? STRIA_NODE_AUTO : sm->node;
+	m->dev_sectors = sm->dev_sectors;
+	memcpy(m->uuid, sm->uuid, sizeof(m->uuid));
+}
+
+/* The sync state: a snapshot, each field read once. */
+static void stria_query_sync(struct stria_array *a, struct stria_ioc_query *q)
+{
+	const struct stria_sync *s = &a->sync;
+
+	q->sync_action = READ_ONCE(s->action);
+	q->nr_spares = a->nr_spares;
+	q->sync_done = READ_ONCE(s->pos) - s->start;
+	q->sync_total = s->end - s->start;
+	q->mismatch_cnt = READ_ONCE(s->mismatches);
+	q->sync_speed = READ_ONCE(s->speed);
+	q->sync_speed_min = READ_ONCE(s->speed_min);
+	q->sync_speed_max = READ_ONCE(s->speed_max);
+	q->sync_result = READ_ONCE(s->result);
+}
+
 static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 {
 	struct blk_mq_queue_map *qmap = &a->tag_set.map[HCTX_TYPE_DEFAULT];
 	struct stria_ioc_member __user *um = u64_to_user_ptr(q->members);
 	u32 __user *ucpu = u64_to_user_ptr(q->cpu_map);
 	struct stria_ioc_member m;
-	u32 i;
+	u32 i, n;
+	int ret = 0;
 
 	q->index = a->index;
 	q->level = a->geom.level;
@@ -359,23 +395,21 @@ static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 	q->events = READ_ONCE(a->events);
 	q->nr_cpus = nr_cpu_ids;
 	q->nr_hw_queues = a->tag_set.nr_hw_queues;
-	for (i = 0; i < a->nr_members; i++) {
-		const struct stria_member *sm = &a->members[i];
-
-		if (!um || i >= q->members_cap)
-			continue;
-		memset(&m, 0, sizeof(m));
-		m.role = sm->role;
-		m.state = READ_ONCE(sm->state);
-		m.major = MAJOR(sm->dev.bdev->bd_dev);
-		m.minor = MINOR(sm->dev.bdev->bd_dev);
-		m.numa_node = sm->node == NUMA_NO_NODE ? STRIA_NODE_AUTO :
-			      sm->node;
-		m.dev_sectors = sm->dev_sectors;
-		memcpy(m.uuid, sm->uuid, sizeof(m.uuid));
-		if (copy_to_user(um + i, &m, sizeof(m)))
-			return -EFAULT;
+	/* the member table changes under cfg_lock (spares, removal) */
+	mutex_lock(&a->cfg_lock);
+	stria_query_sync(a, q);
+	n = a->nr_members + a->nr_spares;
+	for (i = 0; um && i < n && i < q->members_cap; i++) {
+		stria_query_member(i < a->nr_members ? &a->members[i] :
+				   &a->spares[i - a->nr_members], &m);
+		if (copy_to_user(um + i, &m, sizeof(m))) {
+			ret = -EFAULT;
+			break;
+		}
 	}
+	mutex_unlock(&a->cfg_lock);
+	if (ret)
+		return ret;
 	for (i = 0; ucpu && i < nr_cpu_ids && i < q->cpu_map_cap; i++)
 		if (put_user(qmap->mq_map[i], ucpu + i))
 			return -EFAULT;
@@ -398,7 +432,8 @@ static long stria_ioc_query(void __user *argp)
 		return -EINVAL;
 	if (q.name[0] && !stria_name_valid(q.name))
 		return -EINVAL;
-	if (q.members_cap > STRIA_GEOM_MAX_MEMBERS || q.cpu_map_cap > 65536 ||
+	if (q.members_cap > STRIA_GEOM_MAX_MEMBERS + STRIA_MAX_SPARES ||
+	    q.cpu_map_cap > 65536 ||
 	    (q.members_cap && !q.members) || (q.cpu_map_cap && !q.cpu_map))
 		return -EINVAL;
 	mutex_lock(&stria_arrays_lock);
@@ -435,8 +470,13 @@ static long stria_ioc_member(void __user *argp)
 		snprintf(req.msg, sizeof(req.msg), "reserved and output fields must be zero");
 		goto out;
 	}
-	if (req.op != STRIA_MEMBER_OP_FAIL) {
+	if (req.op != STRIA_MEMBER_OP_FAIL && req.op != STRIA_MEMBER_OP_ADD &&
+	    req.op != STRIA_MEMBER_OP_REMOVE) {
 		snprintf(req.msg, sizeof(req.msg), "unknown member operation %u", req.op);
+		goto out;
+	}
+	if (req.op != STRIA_MEMBER_OP_FAIL && req.flags) {
+		snprintf(req.msg, sizeof(req.msg), "flags are for the fail operation only");
 		goto out;
 	}
 	if (req.name[0] && !stria_name_valid(req.name)) {
@@ -454,10 +494,69 @@ static long stria_ioc_member(void __user *argp)
 	if (!a) {
 		ret = -ENOENT;
 	} else {
-		ret = stria_array_fail_member(a, MKDEV(req.major, req.minor),
-					      req.flags & STRIA_MEMBER_F_FORCE,
-					      req.msg, &req.role);
+		dev_t dev = MKDEV(req.major, req.minor);
+
+		if (req.op == STRIA_MEMBER_OP_ADD)
+			ret = stria_array_add_spare(a, dev, req.msg, &req.role);
+		else if (req.op == STRIA_MEMBER_OP_REMOVE)
+			ret = stria_array_remove(a, dev, req.msg, &req.role);
+		else
+			ret = stria_array_fail_member(a, dev,
+						      req.flags & STRIA_MEMBER_F_FORCE,
+						      req.msg, &req.role);
 		req.events = READ_ONCE(a->events);
+	}
+	mutex_unlock(&stria_arrays_lock);
+out:
+	return stria_copy_back(argp, &req, usize, sizeof(req), ret);
+}
+
+static long stria_ioc_sync(void __user *argp)
+{
+	struct stria_ioc_sync req;
+	struct stria_array *a;
+	u32 usize;
+	int ret;
+
+	ret = stria_copy_in(&req, sizeof(req), argp);
+	if (ret)
+		return ret;
+	usize = req.size;
+	ret = -EINVAL;
+	if (req.flags & ~STRIA_SYNC_F_RANGE) {
+		snprintf(req.msg, sizeof(req.msg), "unknown flags 0x%x", req.flags);
+		goto out;
+	}
+	if (memchr_inv(req.reserved, 0, sizeof(req.reserved)) ||
+	    memchr_inv(req.msg, 0, sizeof(req.msg))) {
+		snprintf(req.msg, sizeof(req.msg), "reserved and output fields must be zero");
+		goto out;
+	}
+	if (req.action != STRIA_SYNC_CHECK && req.action != STRIA_SYNC_REPAIR &&
+	    req.action != STRIA_SYNC_IDLE) {
+		snprintf(req.msg, sizeof(req.msg), "sync action %u cannot be requested (check %u, repair %u, idle %u)",
+			 req.action, STRIA_SYNC_CHECK, STRIA_SYNC_REPAIR,
+			 STRIA_SYNC_IDLE);
+		goto out;
+	}
+	if (req.flags & STRIA_SYNC_F_RANGE ? !req.nr_stripes || req.action == STRIA_SYNC_IDLE :
+	    req.first_stripe || req.nr_stripes) {
+		snprintf(req.msg, sizeof(req.msg), "a range needs STRIA_SYNC_F_RANGE, a scrub and at least one stripe");
+		goto out;
+	}
+	if (req.name[0] && !stria_name_valid(req.name)) {
+		snprintf(req.msg, sizeof(req.msg), "invalid array name");
+		goto out;
+	}
+	mutex_lock(&stria_arrays_lock);
+	a = stria_running(req.name, req.index, req.msg);
+	if (!a) {
+		ret = -ENOENT;
+	} else if (req.action == STRIA_SYNC_IDLE) {
+		ret = stria_sync_stop(a, false, req.msg);
+	} else {
+		ret = stria_sync_scrub(a, req.action, req.first_stripe,
+				       &req.nr_stripes, req.msg);
 	}
 	mutex_unlock(&stria_arrays_lock);
 out:
@@ -485,6 +584,8 @@ static long stria_ctl_ioctl(struct file *file, unsigned int cmd,
 		return stria_ioc_query(argp);
 	case STRIA_IOC_MEMBER:
 		return stria_ioc_member(argp);
+	case STRIA_IOC_SYNC:
+		return stria_ioc_sync(argp);
 	default:
 		return -ENOTTY;
 	}

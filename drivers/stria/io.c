@@ -94,7 +94,7 @@ void stria_member_set_state(struct stria_member *m, u32 state)
 	else if (stria_state_missing(old) && !stria_state_missing(state))
 		atomic_dec(&m->array->nr_failed);
 	trace_stria_member_state(m->array->index, m->role,
-				 m->dev.bdev->bd_dev, old, state);
+				 stria_member_devt(m), old, state);
 	if (state == STRIA_STATE_FAILED) {
 		pr_err_ratelimited("stria%d: member %u (%pg) failed\n",
 				   m->array->index, m->role, m->dev.bdev);

@@ -23,6 +23,7 @@
  *  io.c          blk-mq operations, clones, completion, CPU->queue map
  *  raid0.c       RAID0 request mapping (the level ops)
  *  superblock.c  superblock read, fill, write
+ *  sync.c        background sync: rebuild onto spares, check, repair
  *  sysfs.c       /sys/block/striaN/stria/
  *  geom.h        pure stripe geometry, shared with user-space tests
  *  ondisk.h      the superblock format, shared with striactl

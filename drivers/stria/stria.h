@@ -9,7 +9,9 @@
 #include <linux/blk-mq.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/stria.h>
 
@@ -23,11 +25,16 @@
 
 struct stria_array;
 
+/* sync_speed_min / _max defaults, KiB/s per member, as md's */
+#define STRIA_SYNC_SPEED_MIN	1000U
+#define STRIA_SYNC_SPEED_MAX	200000U
+
 /**
- * struct stria_member - one member device of a running array
+ * struct stria_member - one member device of a running array, or a spare
  * @array: the array it belongs to
- * @dev: the exclusively opened block device
- * @role: position in the array
+ * @dev: the exclusively opened block device; NULL in a failed role whose
+ *	device was removed (state FAILED, never anything else then)
+ * @role: position in the array; STRIA_SB_ROLE_SPARE for a spare
  * @state: STRIA_STATE_*; changes with READ_ONCE/cmpxchg, no lock
  * @node: NUMA node the device is attached to, or NUMA_NO_NODE
  * @dev_sectors: size of the device in sectors
@@ -113,6 +120,49 @@ struct stria_level_ops {
 struct stria_raid56;
 
 /**
+ * struct stria_sync - the array's background sync (sync.c)
+ * @work: the worker, on system_long_wq; one per array, never on the I/O path
+ * @wait: the worker's throttle sleeps (woken by a stop); waiters for idle
+ * @stripe_sem: held for reading around each sync_stripe(); taken for
+ *	writing to wait for the stripe in flight (removing a member)
+ * @action: STRIA_SYNC_* running; changes under the array's cfg_lock
+ * @stop: the running sync is asked to stop
+ * @start: first member sector of the running (or last) sync
+ * @end: member sector it ends at
+ * @pos: member sectors done up to (from the data area's start)
+ * @mismatches: sectors of wrong parity the check or repair found
+ * @speed: KiB/s per member over the last second, 0 when idle
+ * @speed_min: floor while the array has other I/O, KiB/s (sysfs)
+ * @speed_max: ceiling, KiB/s (sysfs)
+ * @result: how the last sync ended: 0, -EIO, -ENODEV, -EINTR (stopped)
+ * @start_failed: failed roles when the sync started
+ * @rebuild_ckpt: member sectors durably rebuilt on the rebuilding roles
+ * @scrub_action: STRIA_SB_SCRUB_* of an interrupted scrub to resume
+ * @scrub_pos: where it goes on, member sectors
+ * @scrub_end: where it ends
+ */
+struct stria_sync {
+	struct work_struct work;
+	wait_queue_head_t wait;
+	struct rw_semaphore stripe_sem;
+	u32 action;
+	bool stop;
+	u64 start;
+	u64 end;
+	u64 pos;
+	u64 mismatches;
+	u32 speed;
+	u32 speed_min;
+	u32 speed_max;
+	int result;
+	u64 start_failed;
+	u64 rebuild_ckpt;
+	u32 scrub_action;
+	u64 scrub_pos;
+	u64 scrub_end;
+};
+
+/**
  * struct stria_array - a running array
  * @list: entry in the list of arrays (stria_arrays_lock)
  * @index: N of /dev/striaN
@@ -135,6 +185,13 @@ struct stria_raid56;
  * @sb_work: writes the superblocks after a member state change (array.c)
  * @sb_lock: serialises superblock writes and @events, @sb_failed
  * @sb_failed: failed-member bitmap (bit = role) the superblocks record
+ * @sb_rebuilding: rebuilding-role bitmap the superblocks record
+ * @cfg_lock: serialises changes of the member and spare tables (with
+ *	@sb_lock held too, so superblock writers see them whole), and the
+ *	start and end of syncs; taken after stria_arrays_lock, before @sb_lock
+ * @sync: background sync state
+ * @nr_spares: entries in @spares
+ * @spares: the spares, in the order they were added
  * @nr_members: entries in @members
  * @members: the members, by role
  */
@@ -160,6 +217,11 @@ struct stria_array {
 	struct work_struct sb_work;
 	struct mutex sb_lock;
 	u64 sb_failed;
+	u64 sb_rebuilding;
+	struct mutex cfg_lock;
+	struct stria_sync sync;
+	u32 nr_spares;
+	struct stria_member spares[STRIA_MAX_SPARES];
 	u32 nr_members;
 	struct stria_member members[];
 };
@@ -224,6 +286,12 @@ static inline bool stria_member_in_sync(const struct stria_member *m)
 	return READ_ONCE(m->state) == STRIA_STATE_ACTIVE;
 }
 
+/* The device of a member or spare, 0 for a role without one. */
+static inline dev_t stria_member_devt(const struct stria_member *m)
+{
+	return m->dev.bdev ? m->dev.bdev->bd_dev : 0;
+}
+
 /* Count a read or write request in the array's per-CPU stats. */
 static inline void stria_count_io(struct stria_array *a, struct request *rq)
 {
@@ -247,6 +315,14 @@ void stria_array_member_failed(struct stria_array *a);
 int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 			    char *msg, u32 *role);
 u32 stria_array_state(const struct stria_array *a);
+int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
+			  u32 *role);
+int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
+		       u32 *role);
+int stria_array_update_sbs(struct stria_array *a);
+u64 stria_array_failed_roles(const struct stria_array *a);
+int stria_array_take_spares(struct stria_array *a);
+void stria_array_flush_members(struct stria_array *a);
 struct stria_array *stria_array_find(const char *name, u32 index, bool next);
 void stria_array_stop_all(void);
 unsigned int stria_array_count(void);
@@ -290,6 +366,16 @@ extern const struct stria_level_ops stria_raid0_ops;
 ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf);
 extern const struct stria_level_ops stria_raid5_ops;
 extern const struct stria_level_ops stria_raid6_ops;
+
+/* sync.c */
+void stria_sync_init(struct stria_array *a);
+void stria_sync_kick(struct stria_array *a, bool after_error);
+int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
+		     u64 *nr_stripes, char *msg);
+int stria_sync_stop(struct stria_array *a, bool shutdown, char *msg);
+u64 stria_sync_stripes(const struct stria_array *a);
+const char *stria_sync_action_name(u32 action);
+u64 stria_array_io_count(struct stria_array *a);
 
 /* sysfs.c */
 extern const struct attribute_group *stria_disk_groups[];

@@ -89,8 +89,9 @@ int stria_sb_write(struct block_device *bdev, const struct stria_sb *sb)
 /**
  * stria_sb_fill() - build the superblock of one member, sealed
  * @sb: filled
- * @a: the array (geometry, identity, events, failed members in @a->sb_failed)
- * @m: the member
+ * @a: the array (geometry, identity, events, failed and rebuilding roles in
+ *	@a->sb_failed and @a->sb_rebuilding, the sync checkpoints)
+ * @m: the member, or a spare (m->role STRIA_SB_ROLE_SPARE)
  * @state: STRIA_SB_STATE_*
  */
 void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
@@ -117,5 +118,16 @@ void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
 	sb->utime = cpu_to_le64(ktime_get_real_seconds());
 	sb->failed = cpu_to_le64(a->sb_failed);
 	sb->parity_layout = cpu_to_le32(a->geom.layout);
+	if (a->sb_rebuilding) {
+		sb->features_incompat =
+			cpu_to_le64(STRIA_SB_FEAT_INCOMPAT_REBUILD);
+		sb->rebuilding = cpu_to_le64(a->sb_rebuilding);
+		sb->rebuild_offset = cpu_to_le64(a->sync.rebuild_ckpt);
+	}
+	if (a->sync.scrub_action != STRIA_SB_SCRUB_NONE) {
+		sb->scrub_action = cpu_to_le32(a->sync.scrub_action);
+		sb->scrub_offset = cpu_to_le64(a->sync.scrub_pos);
+		sb->scrub_end = cpu_to_le64(a->sync.scrub_end);
+	}
 	sb->crc = cpu_to_le32(stria_sb_crc(sb));
 }

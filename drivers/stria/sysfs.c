@@ -2,11 +2,14 @@
 /*
  * /sys/block/striaN/stria/: what an array is and how it is doing.
  * Every file is documented in Documentation/ABI/testing/sysfs-block-stria.
- * All are read-only; settings go through the control device.
+ * All are read-only but the sync controls (sync_action, sync_speed_min,
+ * sync_speed_max), which md users expect here; everything else goes
+ * through the control device.
  */
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/device.h>
+#include <linux/kstrtox.h>
 #include <linux/mm.h>
 #include <linux/sysfs.h>
 #include <linux/vmalloc.h>
@@ -22,6 +25,8 @@ static const char *const stria_state_names[] = {
 	[STRIA_STATE_ACTIVE] = "active",
 	[STRIA_STATE_FAILED] = "failed",
 	[STRIA_STATE_DEGRADED] = "degraded",
+	[STRIA_STATE_SPARE] = "spare",
+	[STRIA_STATE_REBUILDING] = "rebuilding",
 };
 
 static const char *stria_state_name(u32 state)
@@ -71,14 +76,25 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 	int len = 0;
 	u32 i;
 
-	for (i = 0; i < a->nr_members; i++) {
-		struct stria_member *m = &a->members[i];
+	/* the tables change under cfg_lock (spares, removal) */
+	mutex_lock(&a->cfg_lock);
+	for (i = 0; i < a->nr_members + a->nr_spares; i++) {
+		struct stria_member *m = i < a->nr_members ? &a->members[i] :
+					 &a->spares[i - a->nr_members];
 
-		len += sysfs_emit_at(buf, len, "%u %pg %s %lld\n", m->role,
-				     m->dev.bdev,
+		if (m->role == STRIA_SB_ROLE_SPARE)
+			len += sysfs_emit_at(buf, len, "- ");
+		else
+			len += sysfs_emit_at(buf, len, "%u ", m->role);
+		if (m->dev.bdev)
+			len += sysfs_emit_at(buf, len, "%pg ", m->dev.bdev);
+		else
+			len += sysfs_emit_at(buf, len, "- ");
+		len += sysfs_emit_at(buf, len, "%s %lld\n",
 				     stria_state_name(READ_ONCE(m->state)),
 				     (long long)atomic64_read(&m->errors));
 	}
+	mutex_unlock(&a->cfg_lock);
 	return len;
 }
 static DEVICE_ATTR_RO(members);
@@ -187,6 +203,117 @@ static ssize_t raid56_stats_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(raid56_stats);
 
+static ssize_t sync_action_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  stria_sync_action_name(READ_ONCE(dev_to_array(dev)->sync.action)));
+}
+
+/* "check", "repair": scrub the whole array; "idle": stop a scrub */
+static ssize_t sync_action_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t len)
+{
+	struct stria_array *a = dev_to_array(dev);
+	char msg[STRIA_MSG_LEN];
+	u64 nr = 0;
+	int ret;
+
+	if (sysfs_streq(buf, "check"))
+		ret = stria_sync_scrub(a, STRIA_SYNC_CHECK, 0, &nr, msg);
+	else if (sysfs_streq(buf, "repair"))
+		ret = stria_sync_scrub(a, STRIA_SYNC_REPAIR, 0, &nr, msg);
+	else if (sysfs_streq(buf, "idle"))
+		ret = stria_sync_stop(a, false, msg);
+	else
+		return -EINVAL;
+	if (ret) {
+		pr_info("stria%d: sync_action: %s\n", a->index, msg);
+		return ret;
+	}
+	return len;
+}
+static DEVICE_ATTR_RW(sync_action);
+
+static ssize_t sync_completed_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct stria_array *a = dev_to_array(dev);
+	const struct stria_sync *s = &a->sync;
+
+	if (READ_ONCE(s->action) == STRIA_SYNC_IDLE)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%llu / %llu\n", READ_ONCE(s->pos) - s->start,
+			  s->end - s->start);
+}
+static DEVICE_ATTR_RO(sync_completed);
+
+static ssize_t sync_speed_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(dev_to_array(dev)->sync.speed));
+}
+static DEVICE_ATTR_RO(sync_speed);
+
+static ssize_t mismatch_cnt_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  READ_ONCE(dev_to_array(dev)->sync.mismatches));
+}
+static DEVICE_ATTR_RO(mismatch_cnt);
+
+/* KiB/s, 1 .. 100 GiB/s; the running sync follows at once */
+static ssize_t stria_speed_store(struct stria_array *a, u32 *limit,
+				 const char *buf, size_t len)
+{
+	u32 v;
+	int ret = kstrtou32(buf, 10, &v);
+
+	if (ret)
+		return ret;
+	if (!v || v > 100U * 1024 * 1024)
+		return -EINVAL;
+	WRITE_ONCE(*limit, v);
+	wake_up_all(&a->sync.wait);
+	return len;
+}
+
+static ssize_t sync_speed_min_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(dev_to_array(dev)->sync.speed_min));
+}
+
+static ssize_t sync_speed_min_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t len)
+{
+	struct stria_array *a = dev_to_array(dev);
+
+	return stria_speed_store(a, &a->sync.speed_min, buf, len);
+}
+static DEVICE_ATTR_RW(sync_speed_min);
+
+static ssize_t sync_speed_max_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(dev_to_array(dev)->sync.speed_max));
+}
+
+static ssize_t sync_speed_max_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t len)
+{
+	struct stria_array *a = dev_to_array(dev);
+
+	return stria_speed_store(a, &a->sync.speed_max, buf, len);
+}
+static DEVICE_ATTR_RW(sync_speed_max);
+
 static umode_t stria_disk_attr_visible(struct kobject *kobj,
 				       struct attribute *attr, int n)
 {
@@ -211,6 +338,12 @@ static struct attribute *stria_disk_attrs[] = {
 	&dev_attr_memory_nodes.attr,
 	&dev_attr_io_stat.attr,
 	&dev_attr_raid56_stats.attr,
+	&dev_attr_sync_action.attr,
+	&dev_attr_sync_completed.attr,
+	&dev_attr_sync_speed.attr,
+	&dev_attr_sync_speed_min.attr,
+	&dev_attr_sync_speed_max.attr,
+	&dev_attr_mismatch_cnt.attr,
 	NULL,
 };
 

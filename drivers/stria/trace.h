@@ -6,6 +6,9 @@
  *   stria:stria_member_state  a member changes state
  *   stria:stria_map           an array request is sent to a member
  *   stria:stria_stripe        a RAID5/6 stripe operation is planned
+ *   stria:stria_spare         a spare is added, or a spare or failed member
+ *                             removed
+ *   stria:stria_sync          a rebuild or scrub starts, checkpoints, ends
  * e.g. bpftrace -e 'tracepoint:stria:stria_map { @[args->member] = count(); }'
  */
 #undef TRACE_SYSTEM
@@ -107,6 +110,62 @@ TRACE_EVENT(stria_member_state,
 	TP_printk("stria%d member=%u dev=%d:%d state %u -> %u",
 		  __entry->index, __entry->role, MAJOR(__entry->dev),
 		  MINOR(__entry->dev), __entry->old_state, __entry->state)
+);
+
+TRACE_EVENT(stria_spare,
+	TP_PROTO(int index, dev_t dev, bool added),
+	TP_ARGS(index, dev, added),
+	TP_STRUCT__entry(
+		__field(int, index)
+		__field(dev_t, dev)
+		__field(bool, added)
+	),
+	TP_fast_assign(
+		__entry->index = index;
+		__entry->dev = dev;
+		__entry->added = added;
+	),
+	TP_printk("stria%d dev=%d:%d %s", __entry->index,
+		  MAJOR(__entry->dev), MINOR(__entry->dev),
+		  __entry->added ? "added" : "removed")
+);
+
+/*
+ * A sync (action: 1 rebuild, 2 check, 3 repair, 4 resync) starts (event 0),
+ * records a checkpoint (1) or ends (2, with result: 0, -EIO, -ENODEV, or
+ * -EINTR when stopped). pos and end in member sectors.
+ */
+TRACE_EVENT(stria_sync,
+	TP_PROTO(int index, u32 action, u32 event, u64 pos, u64 end,
+		 u64 mismatches, int result),
+	TP_ARGS(index, action, event, pos, end, mismatches, result),
+	TP_STRUCT__entry(
+		__field(int, index)
+		__field(u32, action)
+		__field(u32, event)
+		__field(u64, pos)
+		__field(u64, end)
+		__field(u64, mismatches)
+		__field(int, result)
+	),
+	TP_fast_assign(
+		__entry->index = index;
+		__entry->action = action;
+		__entry->event = event;
+		__entry->pos = pos;
+		__entry->end = end;
+		__entry->mismatches = mismatches;
+		__entry->result = result;
+	),
+	TP_printk("stria%d action=%s %s pos=%llu end=%llu mismatches=%llu result=%d",
+		  __entry->index,
+		  __print_symbolic(__entry->action, { 1, "rebuild" },
+				   { 2, "check" }, { 3, "repair" },
+				   { 4, "resync" }),
+		  __print_symbolic(__entry->event, { 0, "start" },
+				   { 1, "checkpoint" }, { 2, "end" }),
+		  __entry->pos, __entry->end, __entry->mismatches,
+		  __entry->result)
 );
 
 TRACE_EVENT(stria_map,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * striactl create, assemble, stop and fail.
+ * striactl create, assemble, stop, fail, add, remove, scrub and wait.
  *
  * The module checks every request itself and says why it refuses one
  * (stria_ioc_array.msg); striactl adds what only user space can do: size
@@ -335,9 +335,11 @@ struct found {
 	uint8_t uuid[STRIA_UUID_LEN];
 	char name[STRIA_NAME_LEN];
 	uint32_t nr_members;
-	uint64_t events;
-	char *paths[STRIA_MAX_MEMBERS];	/* by role */
+	uint64_t events;	/* the highest seen */
+	uint64_t failed;	/* the failed roles that superblock records */
+	char *paths[STRIA_MAX_MEMBERS + STRIA_MAX_SPARES];	/* by role */
 	uint64_t ev[STRIA_MAX_MEMBERS];
+	uint32_t nr_spares;	/* after the roles, at paths[nr_members] */
 	struct found *next;
 };
 
@@ -360,6 +362,17 @@ static void collect(const char *path, const struct stria_sb *sb, void *arg)
 		f->next = *list;
 		*list = f;
 	}
+	if (ev >= f->events) {
+		f->events = ev;
+		f->failed = stria_le64(sb->failed);
+	}
+	/* spares: the kernel leaves out those that are stale */
+	if (role == STRIA_SB_ROLE_SPARE) {
+		if (f->nr_members <= STRIA_MAX_MEMBERS &&
+		    f->nr_spares < STRIA_MAX_SPARES)
+			f->paths[f->nr_members + f->nr_spares++] = strdup(path);
+		return;
+	}
 	/* the newest copy of a role wins; the kernel refuses stale ones */
 	if (role < STRIA_MAX_MEMBERS && (!f->paths[role] || ev > f->ev[role])) {
 		free(f->paths[role]);
@@ -368,14 +381,28 @@ static void collect(const char *path, const struct stria_sb *sb, void *arg)
 	}
 }
 
+/* Every role is there, or recorded as failed by the freshest superblock. */
 static int found_complete(const struct found *f)
 {
 	uint32_t i;
 
 	for (i = 0; i < f->nr_members; i++)
-		if (!f->paths[i])
+		if (!f->paths[i] && !(f->failed & (1ULL << i)))
 			return 0;
 	return 1;
+}
+
+/* The roles present and the spares, packed at the start of f->paths. */
+static int found_pack(struct found *f)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < f->nr_members + f->nr_spares; i++)
+		if (f->paths[i])
+			f->paths[n++] = f->paths[i];
+	for (i = n; i < f->nr_members + f->nr_spares; i++)
+		f->paths[i] = NULL;
+	return (int)n;
 }
 
 static void found_free(struct found *f)
@@ -385,7 +412,7 @@ static void found_free(struct found *f)
 
 	for (; f; f = next) {
 		next = f->next;
-		for (i = 0; i < STRIA_MAX_MEMBERS; i++)
+		for (i = 0; i < STRIA_MAX_MEMBERS + STRIA_MAX_SPARES; i++)
 			free(f->paths[i]);
 		free(f);
 	}
@@ -448,7 +475,7 @@ static int assemble_scan(struct ctx *c, const char *only_dev)
 				ret = EXIT_FAIL;
 			continue;
 		}
-		r = assemble_paths(c, f->name, f->nr_members, f->paths,
+		r = assemble_paths(c, f->name, found_pack(f), f->paths,
 				   only_dev != NULL);
 		if (r)
 			ret = r;
@@ -500,8 +527,9 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 			argc - optind - 1);
 		return EXIT_USAGE;
 	}
-	if (argc - optind - 1 > STRIA_MAX_MEMBERS) {
-		err_msg(c, "an array has at most %d members", STRIA_MAX_MEMBERS);
+	if (argc - optind - 1 > STRIA_MAX_MEMBERS + STRIA_MAX_SPARES) {
+		err_msg(c, "an array has at most %d members and %d spares",
+			STRIA_MAX_MEMBERS, STRIA_MAX_SPARES);
 		return EXIT_USAGE;
 	}
 	return assemble_paths(c, argv[optind], argc - optind - 1,
@@ -632,5 +660,264 @@ int cmd_fail(struct ctx *c, int argc, char **argv)
 		       q.name, q.index, array_state_name(q.state), q.nr_failed,
 		       q.nr_members);
 	close(fd);
+	return EXIT_OK;
+}
+
+/*
+ * STRIA_IOC_MEMBER @op on every DEV of "NAME DEV...": add or remove. Goes
+ * on after a refused device and exits 1 when any was refused.
+ */
+static int member_op_each(struct ctx *c, int argc, char **argv, uint32_t op)
+{
+	struct stria_ioc_member_op req;
+	char name[STRIA_NAME_LEN] = "";
+	uint32_t index = 0;
+	const char *arr;
+	int fd, i, ret, err, status = EXIT_OK;
+
+	ret = parse_common_only(c, argc, argv);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (argc - optind < 2)
+		return usage_error(c, "give the array and at least one device");
+	arr = argv[optind];
+	if (resolve_array(arr, name, &index))
+		return usage_error(c, "'%s' is not an array name or /dev/striaN", arr);
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	for (i = optind + 1; i < argc; i++) {
+		memset(&req, 0, sizeof(req));
+		req.size = sizeof(req);
+		req.op = op;
+		req.index = index;
+		memcpy(req.name, name, sizeof(req.name));
+		ret = member_devnum(c, argv[i], &req.major, &req.minor);
+		if (ret) {
+			status = ret;
+			continue;
+		}
+		ret = ioctl(fd, STRIA_IOC_MEMBER, &req);
+		err = errno;
+		if (ret) {
+			req.msg[STRIA_MSG_LEN - 1] = '\0';
+			if (err == EINVAL && !req.msg[0])
+				err_msg(c, "the loaded stria module cannot %s spares: load a newer one",
+					op == STRIA_MEMBER_OP_ADD ? "add" : "remove");
+			else if (req.msg[0])
+				err_msg(c, "%s: %s", argv[i], req.msg);
+			else
+				err_msg(c, "%s: %s", argv[i], strerror(err));
+			if (err == ENOENT) {
+				close(fd);
+				return EXIT_NOTFOUND;
+			}
+			status = EXIT_FAIL;
+			continue;
+		}
+		if (op == STRIA_MEMBER_OP_REMOVE && req.role == STRIA_NO_MEMBER)
+			printf("removed spare %s from %s\n", argv[i], arr);
+		else if (op == STRIA_MEMBER_OP_REMOVE)
+			printf("removed failed member %s (role %u) from %s\n",
+			       argv[i], req.role, arr);
+		else if (req.role == STRIA_NO_MEMBER)
+			printf("added %s to %s as a spare\n", argv[i], arr);
+		else
+			printf("added %s to %s: it takes the failed role %u and is being rebuilt\n",
+			       argv[i], arr, req.role);
+	}
+	close(fd);
+	return status;
+}
+
+int cmd_add(struct ctx *c, int argc, char **argv)
+{
+	return member_op_each(c, argc, argv, STRIA_MEMBER_OP_ADD);
+}
+
+int cmd_remove(struct ctx *c, int argc, char **argv)
+{
+	return member_op_each(c, argc, argv, STRIA_MEMBER_OP_REMOVE);
+}
+
+/*
+ * START-END: array byte offsets with size suffixes; END may be empty (the
+ * end of the array). Returns 0 or -1.
+ */
+static int parse_range(const char *s, uint64_t *start, uint64_t *end)
+{
+	const char *dash = strchr(s, '-');
+	char buf[64];
+	size_t len;
+
+	if (!dash || (size_t)(dash - s) >= sizeof(buf))
+		return -1;
+	len = (size_t)(dash - s);
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (parse_size(buf, start))
+		return -1;
+	if (!dash[1]) {
+		*end = UINT64_MAX;
+		return 0;
+	}
+	if (parse_size(dash + 1, end) || *end <= *start)
+		return -1;
+	return 0;
+}
+
+int cmd_scrub(struct ctx *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "range", required_argument, NULL, 'r' },
+		COMMON_LONGOPTS, { 0 }
+	};
+	struct stria_ioc_sync req;
+	struct stria_ioc_query q;
+	char name[STRIA_NAME_LEN] = "";
+	const char *range = NULL, *arr, *what;
+	uint64_t start = 0, end = 0, stripe_bytes, nstripes, first, last;
+	uint32_t index = 0, nd;
+	char s1[32], s2[32];
+	int fd, opt, ret, err;
+
+	while ((opt = getopt_long(argc, argv, "r:h", longopts, NULL)) != -1) {
+		if (opt == 'r') {
+			range = optarg;
+			continue;
+		}
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret < 0 ? EXIT_OK : ret;
+	}
+	if (argc - optind != 2)
+		return usage_error(c, "give the array and check, repair or stop");
+	arr = argv[optind];
+	what = argv[optind + 1];
+	if (resolve_array(arr, name, &index))
+		return usage_error(c, "'%s' is not an array name or /dev/striaN", arr);
+	memset(&req, 0, sizeof(req));
+	req.size = sizeof(req);
+	req.index = index;
+	memcpy(req.name, name, sizeof(req.name));
+	if (!strcmp(what, "check"))
+		req.action = STRIA_SYNC_CHECK;
+	else if (!strcmp(what, "repair"))
+		req.action = STRIA_SYNC_REPAIR;
+	else if (!strcmp(what, "stop") || !strcmp(what, "idle"))
+		req.action = STRIA_SYNC_IDLE;
+	else
+		return usage_error(c, "unknown scrub action '%s' (check, repair, stop)", what);
+	if (range && (req.action == STRIA_SYNC_IDLE || parse_range(range, &start, &end)))
+		return usage_error(c, req.action == STRIA_SYNC_IDLE ?
+				   "stop takes no --range" :
+				   "bad --range '%s': START-END, byte offsets in the array with K, M, G, T suffixes", range);
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	err = query_array(fd, name[0] ? name : NULL, index, 0, &q, NULL, NULL, 0);
+	if (err) {
+		close(fd);
+		if (err == ENOENT) {
+			err_msg(c, "%s: no such array is running", arr);
+			return EXIT_NOTFOUND;
+		}
+		err_msg(c, "%s: %s", arr, strerror(err));
+		return EXIT_FAIL;
+	}
+	if (range) {
+		nd = q.nr_members - (q.level == 6 ? 2 : q.level == 5 ? 1 : 0);
+		stripe_bytes = (uint64_t)q.chunk_sectors * 512 * nd;
+		nstripes = q.member_sectors / q.chunk_sectors;
+		if (end > q.array_sectors * 512)
+			end = q.array_sectors * 512;
+		if (start >= end) {
+			close(fd);
+			err_msg(c, "--range starts beyond the end of %s (%llu bytes)",
+				arr, (unsigned long long)(q.array_sectors * 512));
+			return EXIT_FAIL;
+		}
+		first = start / stripe_bytes;
+		last = (end + stripe_bytes - 1) / stripe_bytes;
+		if (last > nstripes)
+			last = nstripes;
+		req.flags = STRIA_SYNC_F_RANGE;
+		req.first_stripe = first;
+		req.nr_stripes = last - first;
+		if (first * stripe_bytes != start || last * stripe_bytes != end) {
+			fmt_size(first * stripe_bytes, s1, sizeof(s1));
+			fmt_size(last * stripe_bytes, s2, sizeof(s2));
+			printf("note: the range is rounded out to whole stripes of %llu bytes: bytes %llu to %llu (%s to %s)\n",
+			       (unsigned long long)stripe_bytes,
+			       (unsigned long long)(first * stripe_bytes),
+			       (unsigned long long)(last * stripe_bytes), s1, s2);
+		}
+	}
+	ret = ioctl(fd, STRIA_IOC_SYNC, &req);
+	err = errno;
+	close(fd);
+	if (ret) {
+		req.msg[STRIA_MSG_LEN - 1] = '\0';
+		if (err == ENOTTY)
+			err_msg(c, "the loaded stria module cannot scrub: load a newer one");
+		else if (req.msg[0])
+			err_msg(c, "%s: %s", arr, req.msg);
+		else
+			err_msg(c, "%s: %s", arr, strerror(err));
+		return err == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
+	}
+	if (req.action == STRIA_SYNC_IDLE)
+		printf("no scrub runs on %s now\n", arr);
+	else
+		printf("%s of %s started: stripes %llu to %llu (%llu stripes); 'striactl status %s' shows it, 'striactl wait %s' waits for it\n",
+		       what, arr, (unsigned long long)req.first_stripe,
+		       (unsigned long long)(req.first_stripe + req.nr_stripes - 1),
+		       (unsigned long long)req.nr_stripes, arr, arr);
+	return EXIT_OK;
+}
+
+int cmd_wait(struct ctx *c, int argc, char **argv)
+{
+	struct stria_ioc_query q;
+	char name[STRIA_NAME_LEN] = "";
+	uint32_t index = 0;
+	const char *arr;
+	int fd, ret, err;
+
+	ret = parse_common_only(c, argc, argv);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (argc - optind != 1)
+		return usage_error(c, "give one array: NAME or /dev/striaN");
+	arr = argv[optind];
+	if (resolve_array(arr, name, &index))
+		return usage_error(c, "'%s' is not an array name or /dev/striaN", arr);
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	for (;;) {
+		err = query_array(fd, name[0] ? name : NULL, index, 0, &q,
+				  NULL, NULL, 0);
+		if (err)
+			break;
+		if (q.sync_action == STRIA_SYNC_IDLE)
+			break;
+		usleep(200000);
+	}
+	close(fd);
+	if (err == ENOENT) {
+		err_msg(c, "%s: no such array is running", arr);
+		return EXIT_NOTFOUND;
+	}
+	if (err) {
+		err_msg(c, "%s: %s", arr, strerror(err));
+		return EXIT_FAIL;
+	}
+	if (q.sync_result) {
+		err_msg(c, "%s: the last sync stopped: %s", arr,
+			q.sync_result == -EINTR ? "stopped on request" :
+			strerror(-q.sync_result));
+		return EXIT_FAIL;
+	}
 	return EXIT_OK;
 }

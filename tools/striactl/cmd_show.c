@@ -5,7 +5,9 @@
  * free.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,18 @@
 static const char *state_name(uint32_t s)
 {
 	return s == STRIA_STATE_ACTIVE ? "active" :
-	       s == STRIA_STATE_FAILED ? "failed" : "unknown";
+	       s == STRIA_STATE_FAILED ? "failed" :
+	       s == STRIA_STATE_SPARE ? "spare" :
+	       s == STRIA_STATE_REBUILDING ? "rebuilding" : "unknown";
+}
+
+static const char *sync_name(uint32_t a)
+{
+	return a == STRIA_SYNC_IDLE ? "idle" :
+	       a == STRIA_SYNC_REBUILD ? "rebuild" :
+	       a == STRIA_SYNC_CHECK ? "check" :
+	       a == STRIA_SYNC_REPAIR ? "repair" :
+	       a == STRIA_SYNC_RESYNC ? "resync" : "unknown";
 }
 
 /* An array's state: a member's, or degraded. */
@@ -84,7 +97,7 @@ int query_array(int fd, const char *name, uint32_t index, int next,
 		strncpy(q->name, name, sizeof(q->name) - 1);
 	if (members) {
 		q->members = (uintptr_t)members;
-		q->members_cap = STRIA_MAX_MEMBERS;
+		q->members_cap = STRIA_MAX_MEMBERS + STRIA_MAX_SPARES;
 	}
 	if (cpu_map) {
 		q->cpu_map = (uintptr_t)cpu_map;
@@ -99,6 +112,11 @@ void member_devname(uint32_t major, uint32_t minor, char *buf, size_t len)
 	ssize_t n;
 	char *slash;
 
+	/* a failed role whose device was removed */
+	if (!major && !minor) {
+		snprintf(buf, len, "missing");
+		return;
+	}
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major, minor);
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n <= 0) {
@@ -118,6 +136,76 @@ static void out_uuid(struct out *o, const char *key, const uint8_t *u)
 	out_str(o, key, buf);
 }
 
+/* "[=======>        ]" for @permille of @width columns. */
+static void progress_bar(char *buf, size_t len, uint64_t permille, int width)
+{
+	int i, fill = (int)(permille * (uint64_t)width / 1000);
+	size_t n = 0;
+
+	if (len < (size_t)width + 3)
+		return;
+	buf[n++] = '[';
+	for (i = 0; i < width; i++)
+		buf[n++] = i < fill ? '=' : i == fill ? '>' : ' ';
+	buf[n++] = ']';
+	buf[n] = '\0';
+}
+
+/* H:MM:SS */
+static void fmt_duration(uint64_t secs, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu:%02llu:%02llu",
+		 (unsigned long long)(secs / 3600),
+		 (unsigned long long)(secs / 60 % 60),
+		 (unsigned long long)(secs % 60));
+}
+
+/*
+ * The running (or last) rebuild or scrub: an object "sync". Sectors are
+ * member sectors, speeds KiB/s per member, as in sysfs.
+ */
+static void out_sync(struct out *o, const struct stria_ioc_query *q)
+{
+	uint64_t permille = q->sync_total ?
+			    q->sync_done * 1000 / q->sync_total : 0;
+	int running = q->sync_action != STRIA_SYNC_IDLE;
+	char buf[160], bar[64], eta[32], spd[32];
+	uint64_t left;
+
+	if (q->size < offsetof(struct stria_ioc_query, reserved))
+		return;	/* a module without sync */
+	out_obj_begin(o, "sync");
+	out_str(o, "action", sync_name(q->sync_action));
+	out_u64(o, "done_sectors", q->sync_done);
+	out_u64(o, "total_sectors", q->sync_total);
+	out_u64(o, "percent", permille / 10);
+	out_u64(o, "speed_kib_s", q->sync_speed);
+	out_u64(o, "speed_min_kib_s", q->sync_speed_min);
+	out_u64(o, "speed_max_kib_s", q->sync_speed_max);
+	left = q->sync_total - q->sync_done;
+	if (running && q->sync_speed)
+		out_u64(o, "eta_seconds", left / 2 / q->sync_speed);
+	out_u64(o, "mismatch_sectors", q->mismatch_cnt);
+	out_str(o, "last_result", running ? "running" : !q->sync_result ? "ok" :
+		q->sync_result == -EINTR ? "stopped" : strerror(-q->sync_result));
+	if (running && o->fmt == OUT_NORMAL) {
+		fmt_size((uint64_t)q->sync_speed * 1024, spd, sizeof(spd));
+		if (q->sync_speed)
+			fmt_duration(left / 2 / q->sync_speed, eta, sizeof(eta));
+		else
+			snprintf(eta, sizeof(eta), "unknown");
+		bar[0] = '\0';
+		if (isatty(STDOUT_FILENO))
+			progress_bar(bar, sizeof(bar), permille, 30);
+		snprintf(buf, sizeof(buf), "%s%s%llu.%llu%%, %s/s, ETA %s",
+			 bar, bar[0] ? " " : "",
+			 (unsigned long long)(permille / 10),
+			 (unsigned long long)(permille % 10), spd, eta);
+		out_str(o, "progress", buf);
+	}
+	out_obj_end(o);
+}
+
 static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
 			    const struct stria_ioc_member *members)
 {
@@ -135,6 +223,7 @@ static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
 	out_u64(o, "chunk_bytes", (uint64_t)q->chunk_sectors << 9);
 	out_u64(o, "nr_members", q->nr_members);
 	out_u64(o, "nr_failed", q->nr_failed);
+	out_u64(o, "nr_spares", q->nr_spares);
 	if (!members)
 		return;
 	out_arr_begin(o, "members");
@@ -148,6 +237,19 @@ static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
 		out_obj_end(o);
 	}
 	out_arr_end(o);
+	out_arr_begin(o, "spares");
+	for (i = 0; i < q->nr_spares && q->nr_members + i <
+	     STRIA_MAX_MEMBERS + STRIA_MAX_SPARES; i++) {
+		const struct stria_ioc_member *m = &members[q->nr_members + i];
+
+		out_obj_begin(o, NULL);
+		member_devname(m->major, m->minor, buf, sizeof(buf));
+		out_str(o, "device", buf);
+		out_str(o, "state", state_name(m->state));
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_sync(o, q);
 }
 
 /* Query one array named on the command line; prints errors itself. */
@@ -233,21 +335,55 @@ int cmd_list(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* All digits: a --watch interval rather than an array. */
+static int is_seconds(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
 int cmd_status(struct ctx *c, int argc, char **argv)
 {
-	struct stria_ioc_member members[STRIA_MAX_MEMBERS];
+	static const struct option longopts[] = {
+		{ "watch", optional_argument, NULL, 'w' },
+		COMMON_LONGOPTS, { 0 }
+	};
+	struct stria_ioc_member members[STRIA_MAX_MEMBERS + STRIA_MAX_SPARES];
 	struct stria_ioc_query q;
 	struct out *o = &c->out;
-	int fd, ret;
+	unsigned int watch = 0;
+	int fd, ret, opt;
 
-	ret = parse_common_only(c, argc, argv);
-	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+	while ((opt = getopt_long(argc, argv, "w::h", longopts, NULL)) != -1) {
+		if (opt == 'w') {
+			watch = 2;
+			if (optarg && !is_seconds(optarg))
+				return usage_error(c, "--watch takes whole seconds");
+			if (optarg)
+				watch = (unsigned int)atoi(optarg);
+			else if (optind < argc && is_seconds(argv[optind]))
+				/* --watch 5 [NAME]: an all-digit word is the interval */
+				watch = (unsigned int)atoi(argv[optind++]);
+			if (!watch)
+				watch = 1;
+			continue;
+		}
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret < 0 ? EXIT_OK : ret;
+	}
 	if (argc - optind > 1)
 		return usage_error(c, "unexpected argument '%s'", argv[optind + 1]);
 	fd = open_control(c);
 	if (fd < 0)
 		return -fd;
+again:
+	if (watch && isatty(STDOUT_FILENO))
+		fputs("\033[H\033[2J", stdout);
 	out_init(o, stdout, c->fmt);
 	out_begin(o);
 	out_arr_begin(o, "arrays");
@@ -263,13 +399,18 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	}
 	out_arr_end(o);
 	out_end(o);
+	if (watch && !ret) {
+		fflush(stdout);
+		sleep(watch);
+		goto again;
+	}
 	close(fd);
 	return ret;
 }
 
 int cmd_detail(struct ctx *c, int argc, char **argv)
 {
-	struct stria_ioc_member members[STRIA_MAX_MEMBERS];
+	struct stria_ioc_member members[STRIA_MAX_MEMBERS + STRIA_MAX_SPARES];
 	struct stria_ioc_query q;
 	struct out *o = &c->out;
 	uint32_t *cpu_map, cap = 4096, i;
@@ -322,6 +463,25 @@ int cmd_detail(struct ctx *c, int argc, char **argv)
 		out_obj_end(o);
 	}
 	out_arr_end(o);
+	out_arr_begin(o, "spares");
+	for (i = q.nr_members; i < q.nr_members + q.nr_spares &&
+	     i < STRIA_MAX_MEMBERS + STRIA_MAX_SPARES; i++) {
+		out_obj_begin(o, NULL);
+		member_devname(members[i].major, members[i].minor, buf,
+			       sizeof(buf));
+		out_str(o, "device", buf);
+		snprintf(buf, sizeof(buf), "%u:%u", members[i].major,
+			 members[i].minor);
+		out_str(o, "dev", buf);
+		out_str(o, "state", state_name(members[i].state));
+		out_s64(o, "numa_node", members[i].numa_node == STRIA_NODE_AUTO ?
+			-1 : (int64_t)members[i].numa_node);
+		out_u64(o, "size_bytes", members[i].dev_sectors << 9);
+		out_uuid(o, "uuid", members[i].uuid);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_sync(o, &q);
 	if (c->fmt != OUT_EXPORT) {
 		out_arr_begin(o, "cpu_to_queue");
 		for (i = 0; i < q.nr_cpus && i < cap; i++)
@@ -346,18 +506,17 @@ static void out_time(struct out *o, const char *key, uint64_t t)
 }
 
 /*
- * The failed members a superblock records: a list of roles in JSON, else
- * "1,3" or "none".
+ * Roles of a superblock bitmap: a list of roles in JSON, else "1,3" or
+ * "none".
  */
-static void out_failed_roles(struct out *o, const struct stria_sb *sb)
+static void out_roles(struct out *o, const char *key, uint64_t failed)
 {
-	uint64_t failed = stria_le64(sb->failed);
 	char buf[STRIA_MAX_MEMBERS * 3 + 8] = "";
 	size_t len = 0;
 	int i;
 
 	if (o->fmt == OUT_JSON) {
-		out_arr_begin(o, "failed_roles");
+		out_arr_begin(o, key);
 		for (i = 0; i < STRIA_MAX_MEMBERS; i++)
 			if (failed & (1ULL << i))
 				out_u64(o, NULL, i);
@@ -368,13 +527,14 @@ static void out_failed_roles(struct out *o, const struct stria_sb *sb)
 		if (failed & (1ULL << i))
 			len += snprintf(buf + len, sizeof(buf) - len, "%s%d",
 					len ? "," : "", i);
-	out_str(o, "failed_roles", len ? buf : "none");
+	out_str(o, key, len ? buf : "none");
 }
 
 /* The array's state as one superblock sees it (active/degraded/failed). */
 static const char *sb_array_state(const struct stria_sb *sb)
 {
-	int nfail = __builtin_popcountll(stria_le64(sb->failed));
+	int nfail = __builtin_popcountll(stria_le64(sb->failed) |
+					 stria_le64(sb->rebuilding));
 	uint32_t level = stria_le32(sb->level);
 	int tol = level == 6 ? 2 : level == 5 ? 1 : 0;
 
@@ -428,11 +588,23 @@ int cmd_examine(struct ctx *c, int argc, char **argv)
 			stria_le32(sb.parity_layout)));
 	out_u64(o, "chunk_bytes", (uint64_t)stria_le32(sb.chunk_sectors) << 9);
 	out_u64(o, "nr_members", stria_le32(sb.nr_members));
-	out_u64(o, "role", stria_le32(sb.role));
+	if (stria_le32(sb.role) != STRIA_SB_ROLE_SPARE)
+		out_u64(o, "role", stria_le32(sb.role));
+	out_bool(o, "spare", stria_le32(sb.role) == STRIA_SB_ROLE_SPARE);
 	out_str(o, "array_state", sb_array_state(&sb));
 	out_u64(o, "nr_failed",
 		(uint64_t)__builtin_popcountll(stria_le64(sb.failed)));
-	out_failed_roles(o, &sb);
+	out_roles(o, "failed_roles", stria_le64(sb.failed));
+	out_roles(o, "rebuilding_roles", stria_le64(sb.rebuilding));
+	out_u64(o, "rebuild_offset_sectors", stria_le64(sb.rebuild_offset));
+	out_str(o, "scrub_checkpoint",
+		stria_le32(sb.scrub_action) == STRIA_SB_SCRUB_CHECK ? "check" :
+		stria_le32(sb.scrub_action) == STRIA_SB_SCRUB_REPAIR ?
+		"repair" : "none");
+	if (stria_le32(sb.scrub_action)) {
+		out_u64(o, "scrub_offset_sectors", stria_le64(sb.scrub_offset));
+		out_u64(o, "scrub_end_sectors", stria_le64(sb.scrub_end));
+	}
 	out_u64(o, "data_offset_sectors", stria_le64(sb.data_offset));
 	out_u64(o, "data_sectors", stria_le64(sb.data_sectors));
 	out_u64(o, "dev_sectors", stria_le64(sb.dev_sectors));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * striactl: create, assemble, stop, fail members of and inspect stria
- * arrays.
+ * striactl: create, assemble, stop, fail members of, add spares to, scrub
+ * and inspect stria arrays.
  *
  * One command table (below) drives dispatch, usage and --help. Display
  * commands take -o normal|json and --export and describe their output
@@ -264,10 +264,40 @@ static const struct command commands[] = {
 	  "then have more failed members than its level tolerates (RAID0: none,\n"
 	  "RAID5: 1, RAID6: 2).\n\n"
 	  "  -f, --force          fail it even so: the array's data is lost", 0 },
-	{ "status", cmd_status, "[-o FORMAT] [NAME|/dev/striaN]",
+	{ "add", cmd_add, "NAME|/dev/striaN DEV...",
+	  "Add each DEV to a running RAID5 or RAID6 array as a spare. When a\n"
+	  "member has failed, a spare takes its role at once and is rebuilt in\n"
+	  "the background ('striactl status' shows the progress). DEV is a block\n"
+	  "device node or MAJOR:MINOR; it must be at least as large as the\n"
+	  "members' data area plus 1 MiB. Exits 1 when any DEV was refused.", 0 },
+	{ "remove", cmd_remove, "NAME|/dev/striaN DEV...",
+	  "Remove each DEV from a running array: a spare (its superblock is\n"
+	  "erased), or a failed member (its role stays failed, with no device,\n"
+	  "until a spare takes it). An active or rebuilding member is refused:\n"
+	  "fail it first. Exits 1 when any DEV was refused.", 0 },
+	{ "scrub", cmd_scrub, "NAME|/dev/striaN check|repair|stop [--range START-END]",
+	  "Start a scrub of a RAID5/6 array in the background: check reads every\n"
+	  "stripe and counts the sectors of parity that do not match the data\n"
+	  "(mismatch_cnt); repair rewrites that parity too; stop ends a running\n"
+	  "check or repair. Throttled like a rebuild (sysfs sync_speed_min and\n"
+	  "sync_speed_max); refused while the array is degraded or rebuilding.\n\n"
+	  "  -r, --range START-END\n"
+	  "                       only this part of the array: byte offsets with\n"
+	  "                       K, M, G, T suffixes (END empty: to the end),\n"
+	  "                       rounded out to whole stripes", 0 },
+	{ "wait", cmd_wait, "NAME|/dev/striaN",
+	  "Wait until no rebuild or scrub runs on the array. Exits 0 when the\n"
+	  "last one ended well (or none ran), 1 when it stopped on an error or\n"
+	  "was stopped.", 0 },
+	{ "status", cmd_status, "[-o FORMAT] [--watch [SECONDS]] [NAME|/dev/striaN]",
 	  "Short state of every running array, or of one: level, layout, state\n"
-	  "(active, degraded: running on its redundancy, failed: data lost) and\n"
-	  "each member's state (active or failed).", 1 },
+	  "(active, degraded: running on its redundancy, failed: data lost),\n"
+	  "each member's state (active, failed, rebuilding), the spares, and the\n"
+	  "running rebuild or scrub: progress (a bar on a terminal), speed, ETA,\n"
+	  "mismatches.\n\n"
+	  "  -w, --watch [SECONDS]\n"
+	  "                       show it again every SECONDS (default 2) until\n"
+	  "                       interrupted", 1 },
 	{ "detail", cmd_detail, "[-o FORMAT|--export] NAME|/dev/striaN",
 	  "Everything about a running array: geometry, layout, state, members,\n"
 	  "NUMA node and the CPU -> hardware queue map.", 1 },

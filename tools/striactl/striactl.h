@@ -79,6 +79,10 @@ int cmd_create(struct ctx *c, int argc, char **argv);
 int cmd_assemble(struct ctx *c, int argc, char **argv);
 int cmd_stop(struct ctx *c, int argc, char **argv);
 int cmd_fail(struct ctx *c, int argc, char **argv);
+int cmd_add(struct ctx *c, int argc, char **argv);
+int cmd_remove(struct ctx *c, int argc, char **argv);
+int cmd_scrub(struct ctx *c, int argc, char **argv);
+int cmd_wait(struct ctx *c, int argc, char **argv);
 
 /* cmd_show.c */
 const char *array_state_name(uint32_t state);

@@ -41,6 +41,8 @@
  * @nr_arrays: out: arrays currently registered
  * @max_members: out: largest member count an array may have
  * @version: out: module version, NUL-terminated
+ * @max_spares: out: spares an array may hold (with STRIA_FEAT_SPARES)
+ * @reserved0: in: must be zero
  * @reserved: in: must be zero
  */
 struct stria_ioc_info {
@@ -50,7 +52,9 @@ struct stria_ioc_info {
 	__u32 nr_arrays;
 	__u32 max_members;
 	char version[STRIA_VERSION_LEN];
-	__u64 reserved[8];
+	__u32 max_spares;
+	__u32 reserved0;
+	__u64 reserved[7];
 };
 
 #define STRIA_IOC_INFO		_IOWR(STRIA_IOC_MAGIC, 0x00, struct stria_ioc_info)
@@ -59,6 +63,7 @@ struct stria_ioc_info {
 #define STRIA_UUID_LEN		16
 #define STRIA_MSG_LEN		128	/* human-readable reason for a failure */
 #define STRIA_MAX_MEMBERS	64
+#define STRIA_MAX_SPARES	8	/* spares of one array */
 #define STRIA_NODE_AUTO		0xffffffffU	/* numa_node: choose by members */
 #define STRIA_NO_MEMBER		0xffffffffU	/* err_member: not about one member */
 
@@ -84,7 +89,9 @@ struct stria_ioc_info {
  *	superblocks). RAID5 needs at least 3 members, RAID6 4.
  * @chunk_sectors: in: chunk size in 512-byte sectors, a power of two from
  *	8 (4 KiB) to 2048 (1 MiB) (create only; zero for assemble)
- * @nr_members: in: entries in @members, 2 .. STRIA_MAX_MEMBERS
+ * @nr_members: in: entries in @members, 2 .. STRIA_MAX_MEMBERS; assemble:
+ *	up to STRIA_MAX_MEMBERS + STRIA_MAX_SPARES, spares included, and
+ *	roles the superblocks record as failed may be left out
  * @numa_node: in: node for the array's memory and queues, or
  *	STRIA_NODE_AUTO for the node most members are attached to
  * @members: in: user pointer to @nr_members __u64 user pointers, each to a
@@ -177,14 +184,15 @@ struct stria_ioc_stop {
 
 /**
  * struct stria_ioc_member - one member, as reported by STRIA_IOC_QUERY
- * @role: position in the array
+ * @role: position in the array; STRIA_NO_MEMBER for a spare
  * @state: STRIA_STATE_*
- * @major: device number of the member
+ * @major: device number of the member; 0 with @minor 0 when the role has
+ *	no device (a failed member that was removed)
  * @minor: device number of the member
  * @numa_node: node the member's device is attached to, or STRIA_NODE_AUTO
  *	when unknown
  * @reserved0: zero
- * @dev_sectors: size of the member device in sectors
+ * @dev_sectors: size of the member device in sectors (0 without a device)
  * @uuid: the member's UUID
  * @reserved: zero
  */
@@ -218,15 +226,33 @@ struct stria_ioc_member {
  * @member_sectors: out: data sectors used on each member
  * @events: out: superblock event counter
  * @members: in: user pointer to @members_cap struct stria_ioc_member, or 0
- * @members_cap: in: entries available at @members; the kernel fills
- *	min(@members_cap, @nr_members)
+ * @members_cap: in: entries available at @members, at most
+ *	STRIA_MAX_MEMBERS + STRIA_MAX_SPARES; the kernel fills
+ *	min(@members_cap, @nr_members + @nr_spares): the members by role,
+ *	then the spares (state STRIA_STATE_SPARE, role STRIA_NO_MEMBER)
  * @nr_cpus: out: entries of the CPU -> hardware queue map (nr_cpu_ids)
  * @cpu_map: in: user pointer to @cpu_map_cap __u32, or 0; out: entry i is
  *	the hardware queue CPU i submits to
  * @cpu_map_cap: in: entries available at @cpu_map
  * @nr_hw_queues: out: hardware queues of the array device
  * @layout: out: parity layout, STRIA_PARITY_*; STRIA_PARITY_NONE on RAID0
- * @nr_failed: out: members in STRIA_STATE_FAILED
+ * @nr_failed: out: members not in sync: STRIA_STATE_FAILED or
+ *	STRIA_STATE_REBUILDING
+ * @sync_action: out: STRIA_SYNC_* running now (STRIA_SYNC_IDLE: none)
+ * @nr_spares: out: spares of the array
+ * @sync_done: out: member sectors the running sync has done of
+ *	@sync_total (a resumed one starts where it stopped); with no sync
+ *	running, those of the last one
+ * @sync_total: out: member sectors the running (or last) sync covers
+ * @mismatch_cnt: out: sectors of parity the running or last check or
+ *	repair found wrong
+ * @sync_speed: out: KiB/s of member data the running sync does, per
+ *	member; 0 when idle
+ * @sync_speed_min: out: its floor while the array has other I/O, KiB/s
+ * @sync_speed_max: out: its ceiling, KiB/s
+ * @sync_result: out: 0 while a sync runs or when the last one ended
+ *	well or none ran; -EIO when it stopped on a member error, -ENODEV when
+ *	too few members were left, -EINTR when it was stopped on request
  * @reserved: in: must be zero
  */
 struct stria_ioc_query {
@@ -252,7 +278,16 @@ struct stria_ioc_query {
 	__u32 nr_hw_queues;
 	__u32 layout;
 	__u32 nr_failed;
-	__u64 reserved[7];
+	__u32 sync_action;
+	__u32 nr_spares;
+	__u64 sync_done;
+	__u64 sync_total;
+	__u64 mismatch_cnt;
+	__u32 sync_speed;
+	__u32 sync_speed_min;
+	__u32 sync_speed_max;
+	__s32 sync_result;
+	__u64 reserved[1];
 };
 
 /* stria_ioc_member_op.op */
@@ -283,6 +318,18 @@ struct stria_ioc_query {
  * Refused when the member has failed already, and, unless
  * STRIA_MEMBER_F_FORCE is set, with EBUSY when the array would then have
  * more failed members than its level tolerates (RAID0: any).
+ *
+ * STRIA_MEMBER_OP_ADD opens the device @major:@minor exclusively and adds
+ * it to a RAID5/6 array as a spare (a spare superblock is written to it);
+ * @role is STRIA_NO_MEMBER. When a role has failed, the spare takes it at
+ * once and is rebuilt (@role says which). Refused: RAID0 (EINVAL), a device
+ * that is not a block device (ENOTBLK/ENXIO), too small for the data area
+ * (ENOSPC), already a member or spare of this array (EEXIST), in use
+ * (EBUSY), STRIA_MAX_SPARES spares already (ENOSPC).
+ *
+ * STRIA_MEMBER_OP_REMOVE releases a spare, or a failed member, whose role
+ * then has no device (it stays failed). Refused with EBUSY for an active
+ * or rebuilding member: fail it first.
  */
 struct stria_ioc_member_op {
 	__u32 size;
@@ -299,10 +346,48 @@ struct stria_ioc_member_op {
 	__u64 reserved[8];
 };
 
+/* stria_ioc_sync.flags */
+#define STRIA_SYNC_F_RANGE	(1U << 0)	/* only stripes @first_stripe .. + @nr_stripes */
+
+/**
+ * struct stria_ioc_sync - start or stop a scrub of an array
+ * @size: in: sizeof(struct stria_ioc_sync)
+ * @flags: in: STRIA_SYNC_F_*
+ * @index: in: N of /dev/striaN, used when @name is empty
+ * @action: in: STRIA_SYNC_CHECK or STRIA_SYNC_REPAIR to start a scrub,
+ *	STRIA_SYNC_IDLE to stop the running one (a rebuild is not stopped:
+ *	EBUSY)
+ * @name: in: array name, or empty
+ * @first_stripe: in: with STRIA_SYNC_F_RANGE, the first stripe to scrub;
+ *	out: the first stripe of the scrub started
+ * @nr_stripes: in: with STRIA_SYNC_F_RANGE, stripes to scrub (not 0; cut
+ *	at the array's end); out: stripes in the scrub started
+ * @msg: out: on failure, why, NUL-terminated
+ * @reserved: in: must be zero
+ *
+ * A stripe is one chunk of every member: chunk_sectors member sectors,
+ * chunk_sectors * (nr_members - parity members) array sectors. A scrub is
+ * refused on RAID0 and on a degraded or rebuilding array (EINVAL), and
+ * while another sync runs (EBUSY). It runs in the background, throttled
+ * like a rebuild; STRIA_IOC_QUERY reports it.
+ */
+struct stria_ioc_sync {
+	__u32 size;
+	__u32 flags;
+	__u32 index;
+	__u32 action;
+	char name[STRIA_NAME_LEN];
+	__u64 first_stripe;
+	__u64 nr_stripes;
+	char msg[STRIA_MSG_LEN];
+	__u64 reserved[8];
+};
+
 #define STRIA_IOC_CREATE	_IOWR(STRIA_IOC_MAGIC, 0x01, struct stria_ioc_array)
 #define STRIA_IOC_ASSEMBLE	_IOWR(STRIA_IOC_MAGIC, 0x02, struct stria_ioc_array)
 #define STRIA_IOC_STOP		_IOWR(STRIA_IOC_MAGIC, 0x03, struct stria_ioc_stop)
 #define STRIA_IOC_QUERY		_IOWR(STRIA_IOC_MAGIC, 0x04, struct stria_ioc_query)
 #define STRIA_IOC_MEMBER	_IOWR(STRIA_IOC_MAGIC, 0x05, struct stria_ioc_member_op)
+#define STRIA_IOC_SYNC		_IOWR(STRIA_IOC_MAGIC, 0x06, struct stria_ioc_sync)
 
 #endif /* _UAPI_LINUX_STRIA_H */

@@ -397,4 +397,23 @@ static inline void stria_bdev_close(struct stria_bdev *m)
 	m->handle = NULL;
 }
 
+/*
+ * Setting up an hrtimer:
+ *   <6.13: hrtimer_init(timer, clock, mode), then timer->function = fn
+ *   6.13:  hrtimer_setup(timer, fn, clock, mode); hrtimer_init() is gone
+ *          from 6.15
+ */
+#include <linux/hrtimer.h>
+static inline void stria_hrtimer_setup(struct hrtimer *t,
+				       enum hrtimer_restart (*fn)(struct hrtimer *),
+				       clockid_t clock, enum hrtimer_mode mode)
+{
+#if defined(STRIA_HAVE_HRTIMER_SETUP)
+	hrtimer_setup(t, fn, clock, mode);
+#else
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
+#endif
+}
+
 #endif /* _STRIA_COMPAT_H */

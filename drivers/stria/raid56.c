@@ -48,10 +48,12 @@
 #include <linux/blk-mq.h>
 #include <linux/hash.h>
 #include <linux/highmem.h>
+#include <linux/hrtimer.h>
 #include <linux/local_lock.h>
 #include <linux/log2.h>
 #include <linux/mempool.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/raid/pq.h>
 #include <linux/raid/xor.h>
 #include <linux/slab.h>
@@ -72,6 +74,13 @@
 #define STRIA_R56_NEW	0U	/* data to write, or the new parity */
 #define STRIA_R56_OLD	1U	/* what was read from the member */
 
+static unsigned int merge_wait_us;
+module_param(merge_wait_us, uint, 0644);
+MODULE_PARM_DESC(merge_wait_us,
+		 "RAID5/6: how long a partial-stripe write that starts a stripe waits for the next write that continues it, and again after each one, at most 4 times as long in all (microseconds; 0 = no wait, the default)");
+
+#define STRIA_R56_MERGE_MAX	4	/* a parked sop waits 4 merge_wait_us at most */
+
 /* a page slot planned but not yet allocated */
 #define STRIA_R56_WANTED	((struct page *)1UL)
 
@@ -85,12 +94,16 @@ static const char *const stria_r56_method_names[STRIA_PARITY_METHODS] = {
  * @member_reads: member reads issued by stripe operations
  * @lock_waits: sops that found their stripe busy and waited
  * @read_retries: requests queued again after a member read failed
+ * @merged: write sops merged into a waiting partial-stripe write
+ * @merge_timeouts: waiting partial-stripe writes that went on unfilled
  */
 struct stria_r56_stats {
 	u64 ops[STRIA_PARITY_METHODS];
 	u64 member_reads;
 	u64 lock_waits;
 	u64 read_retries;
+	u64 merged;
+	u64 merge_timeouts;
 };
 
 /**
@@ -182,13 +195,23 @@ enum stria_sop_phase {
  * @sync: the background sync call it serves, or NULL
  * @hnode: in the lock table while it holds its stripe lock
  * @waiters: sops waiting for this one's stripe lock, in arrival order
- * @wait_entry: in the holder's @waiters while waiting
+ * @wait_entry: in the holder's @waiters while waiting, or in @merged of
+ *	the sop it was merged into
+ * @merged: write sops merged into this one, in arrival order; they end
+ *	with it
+ * @park: ends the wait of a parked sop
+ * @park_until: when the wait ends; each merge moves it on, up to
+ *	@park_limit (bucket lock)
+ * @park_limit: the longest the wait may last
+ * @parked: holds its stripe lock and waits for writes that fill the rest
+ *	of the slice (bucket lock)
  * @work: continues the sop in process context
  * @key: lock key, stripe and slice
  * @stripe: stripe number
  * @cpu: the submitting CPU; work runs there
  * @phase: what @work does next
  * @write: a write (else a degraded read)
+ * @opf_flags: REQ_FUA and REQ_SYNC of the request(s) written
  * @lo: first column of the slice; buffers start there
  * @p: member holding P
  * @q: member holding Q, STRIA_GEOM_NONE on RAID5
@@ -197,7 +220,9 @@ enum stria_sop_phase {
  * @pending: bios in flight
  * @status: error to end the request with
  * @retry: a member read failed; plan again without it
- * @ranges: per data index, columns written (write) or wanted (read)
+ * @ranges: per data index, columns written (write, with the sops merged
+ *	into this one) or wanted (read)
+ * @mine: per data index, the columns of this sop's own request
  * @dmember: per data index, its member
  * @slot: per data index, its syndrome slot
  * @pages: [2][members][slice_pages] buffer pages, STRIA_R56_NEW/OLD
@@ -209,12 +234,18 @@ struct stria_sop {
 	struct hlist_node hnode;
 	struct list_head waiters;
 	struct list_head wait_entry;
+	struct list_head merged;
+	struct hrtimer park;
+	ktime_t park_until;
+	ktime_t park_limit;
+	bool parked;
 	struct work_struct work;
 	u64 key;
 	u64 stripe;
 	int cpu;
 	enum stria_sop_phase phase;
 	bool write;
+	stria_opf_t opf_flags;
 	u32 lo;
 	u32 p;
 	u32 q;
@@ -224,6 +255,7 @@ struct stria_sop {
 	blk_status_t status;
 	bool retry;
 	struct stria_range *ranges;
+	struct stria_range *mine;
 	u32 *dmember;
 	u32 *slot;
 	struct page **pages;
@@ -369,14 +401,13 @@ static void stria_sop_free_pages(struct stria_sop *sop)
 /* ---- copies between the request and the buffers ----------------------- */
 
 /*
- * Copy columns [@s, @e) of data index @i between the request and member
+ * Copy columns [@s, @e) of data index @i between request @rq and member
  * buffer @which: into the buffer when @to_buf, else into the request.
  */
-static void stria_sop_copy(struct stria_sop *sop, u32 which, u32 i, u32 s,
-			   u32 e, bool to_buf)
+static void stria_sop_copy(struct stria_sop *sop, struct request *rq,
+			   u32 which, u32 i, u32 s, u32 e, bool to_buf)
 {
 	struct stria_raid56 *r = sop->r;
-	struct request *rq = sop->rq;
 	u32 chunk_shift = r->a->geom.chunk_shift;
 	u32 m = sop->dmember[i];
 	u64 first = ((sop->stripe * r->nd + i) << chunk_shift) + s;
@@ -936,8 +967,7 @@ static void stria_sop_compute_write(struct stria_sop *sop)
 {
 	struct stria_raid56 *r = sop->r;
 	struct stria_array *a = r->a;
-	stria_opf_t opf = REQ_OP_WRITE |
-			  (sop->rq->cmd_flags & (REQ_FUA | REQ_SYNC));
+	stria_opf_t opf = REQ_OP_WRITE | sop->opf_flags;
 	u64 masks[STRIA_PARITY_ROW_SEGS];
 	u32 k, i, n = a->nr_members;
 
@@ -1005,7 +1035,7 @@ static void stria_sop_after_reads(struct stria_sop *sop)
 	stria_sop_rebuild(sop, sop->segs[0].start, sop->segs[0].end);
 	for (i = 0; i < r->nd; i++)
 		if (sop->ranges[i].start < sop->ranges[i].end)
-			stria_sop_copy(sop, STRIA_R56_OLD, i,
+			stria_sop_copy(sop, sop->rq, STRIA_R56_OLD, i,
 				       sop->ranges[i].start,
 				       sop->ranges[i].end, false);
 	stria_sop_done(sop);
@@ -1020,6 +1050,30 @@ static void stria_sop_work(struct work_struct *work)
 		stria_sop_run(sop);
 	else
 		stria_sop_after_reads(sop);
+}
+
+/*
+ * The new data, in the NEW buffers: this sop's own, then that of the sops
+ * merged into it, in the order they came (a later write to the same place
+ * wins, as if it had waited for the lock).
+ */
+static void stria_sop_copy_mine(struct stria_sop *sop, struct stria_sop *c)
+{
+	u32 i;
+
+	for (i = 0; i < sop->r->nd; i++)
+		if (c->mine[i].start < c->mine[i].end)
+			stria_sop_copy(sop, c->rq, STRIA_R56_NEW, i,
+				       c->mine[i].start, c->mine[i].end, true);
+}
+
+static void stria_sop_copy_in(struct stria_sop *sop)
+{
+	struct stria_sop *c;
+
+	stria_sop_copy_mine(sop, sop);
+	list_for_each_entry(c, &sop->merged, wait_entry)
+		stria_sop_copy_mine(sop, c);
 }
 
 /*
@@ -1079,11 +1133,7 @@ static void stria_sop_run(struct stria_sop *sop)
 				       sop->ranges[i].end);
 	stria_sop_alloc_pages(sop);
 	if (sop->write)
-		for (i = 0; i < r->nd; i++)
-			if (sop->ranges[i].start < sop->ranges[i].end)
-				stria_sop_copy(sop, STRIA_R56_NEW, i,
-					       sop->ranges[i].start,
-					       sop->ranges[i].end, true);
+		stria_sop_copy_in(sop);
 
 	count = stria_sop_bios(sop, masks, STRIA_R56_OLD, REQ_OP_READ, &list);
 	if (!count) {
@@ -1104,25 +1154,160 @@ static struct stria_r56_bucket *stria_sop_bucket(struct stria_sop *sop)
 	return &r->buckets[hash_64(sop->key, r->bucket_bits)];
 }
 
-/* Take the stripe lock and run, or wait on the sop that holds it. */
+/* Does the write cover every column of its slice of every data chunk? */
+static bool stria_sop_full(const struct stria_sop *sop)
+{
+	u32 i;
+
+	for (i = 0; i < sop->r->nd; i++)
+		if (sop->ranges[i].start != sop->lo ||
+		    sop->ranges[i].end != sop->lo + sop->r->slice)
+			return false;
+	return true;
+}
+
+/*
+ * Should a write that has just taken its stripe lock wait for others to
+ * fill the slice? Only one that starts the stripe: it writes the first
+ * data chunk from the slice's first column on, and every other chunk it
+ * writes from there too (the tail of a sequential write, which the next
+ * one continues), on a healthy array, when merging is on.
+ */
+static bool stria_sop_should_park(const struct stria_sop *sop)
+{
+	u32 i;
+
+	if (!READ_ONCE(merge_wait_us) || !sop->write || sop->sync ||
+	    atomic_read(&sop->r->a->nr_failed) || stria_sop_full(sop) ||
+	    sop->ranges[0].start != sop->lo ||
+	    sop->ranges[0].end == sop->lo)
+		return false;
+	for (i = 1; i < sop->r->nd; i++)
+		if (sop->ranges[i].start < sop->ranges[i].end &&
+		    sop->ranges[i].start != sop->lo)
+			return false;
+	return true;
+}
+
+/*
+ * Merge write @sop into parked @owner when, for every data chunk, the two
+ * column ranges touch or overlap (a sop's range per chunk stays one
+ * interval). Caller holds the bucket lock.
+ */
+static bool stria_sop_merge(struct stria_sop *owner, struct stria_sop *sop)
+{
+	u32 nd = owner->r->nd, i;
+
+	for (i = 0; i < nd; i++) {
+		const struct stria_range *o = &owner->ranges[i];
+		const struct stria_range *n = &sop->ranges[i];
+
+		if (o->start < o->end && n->start < n->end &&
+		    (n->start > o->end || o->start > n->end))
+			return false;
+	}
+	for (i = 0; i < nd; i++) {
+		struct stria_range *o = &owner->ranges[i];
+		const struct stria_range *n = &sop->ranges[i];
+
+		if (n->start >= n->end)
+			continue;
+		if (o->start >= o->end) {
+			*o = *n;
+			continue;
+		}
+		o->start = min(o->start, n->start);
+		o->end = max(o->end, n->end);
+	}
+	owner->opf_flags |= sop->opf_flags;
+	list_add_tail(&sop->wait_entry, &owner->merged);
+	return true;
+}
+
+/*
+ * Hard irq: a parked sop waited long enough, and goes on as it is, unless
+ * a merge moved its end on. Only this callback re-arms the timer.
+ */
+static enum hrtimer_restart stria_sop_park_end(struct hrtimer *t)
+{
+	struct stria_sop *sop = container_of(t, struct stria_sop, park);
+	struct stria_r56_bucket *b = stria_sop_bucket(sop);
+	unsigned long flags;
+	bool run;
+
+	spin_lock_irqsave(&b->lock, flags);
+	run = sop->parked;
+	if (run && ktime_before(ktime_get(), sop->park_until)) {
+		hrtimer_set_expires(t, sop->park_until);
+		spin_unlock_irqrestore(&b->lock, flags);
+		return HRTIMER_RESTART;
+	}
+	sop->parked = false;
+	spin_unlock_irqrestore(&b->lock, flags);
+	if (run) {
+		this_cpu_inc(sop->r->stats->merge_timeouts);
+		/* the last touch: the work may end and free the sop */
+		queue_work_on(sop->cpu, sop->r->wq, &sop->work);
+	}
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Take the stripe lock and run, or wait on the sop that holds it, or merge
+ * into it when it is a parked partial write this one continues.
+ */
 static void stria_sop_start(struct stria_sop *sop)
 {
 	struct stria_r56_bucket *b = stria_sop_bucket(sop);
 	struct stria_sop *owner;
 	unsigned long flags;
+	bool park;
 
 	spin_lock_irqsave(&b->lock, flags);
 	hlist_for_each_entry(owner, &b->busy, hnode) {
-		if (owner->key == sop->key) {
-			list_add_tail(&sop->wait_entry, &owner->waiters);
+		if (owner->key != sop->key)
+			continue;
+		if (owner->parked && sop->write && !sop->sync &&
+		    stria_sop_merge(owner, sop)) {
+			bool full = stria_sop_full(owner);
+
+			if (full)
+				owner->parked = false;
+			else
+				owner->park_until = min(owner->park_limit,
+					ktime_add_us(ktime_get(),
+						     READ_ONCE(merge_wait_us)));
 			spin_unlock_irqrestore(&b->lock, flags);
-			this_cpu_inc(sop->r->stats->lock_waits);
+			this_cpu_inc(sop->r->stats->merged);
+			if (full) {
+				/* waits for a running stria_sop_park_end() */
+				hrtimer_cancel(&owner->park);
+				stria_sop_run(owner);
+			}
 			return;
 		}
+		list_add_tail(&sop->wait_entry, &owner->waiters);
+		spin_unlock_irqrestore(&b->lock, flags);
+		this_cpu_inc(sop->r->stats->lock_waits);
+		return;
 	}
 	hlist_add_head(&sop->hnode, &b->busy);
+	park = stria_sop_should_park(sop);
+	if (park) {
+		u32 wait = READ_ONCE(merge_wait_us);
+		ktime_t now = ktime_get();
+
+		sop->parked = true;
+		sop->park_until = ktime_add_us(now, wait);
+		sop->park_limit = ktime_add_us(now, (u64)wait *
+					       STRIA_R56_MERGE_MAX);
+		stria_hrtimer_setup(&sop->park, stria_sop_park_end,
+				    CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+		hrtimer_start(&sop->park, sop->park_until, HRTIMER_MODE_ABS);
+	}
 	spin_unlock_irqrestore(&b->lock, flags);
-	stria_sop_run(sop);
+	if (!park)
+		stria_sop_run(sop);
 }
 
 /* Release the stripe lock to the first waiter, which inherits the rest. */
@@ -1153,11 +1338,19 @@ static void stria_sop_done(struct stria_sop *sop)
 	struct stria_r56_sync *sync = sop->sync;
 	struct request *rq = sop->rq;
 	blk_status_t st = sop->status;
+	struct stria_sop *c, *tmp;
 
 	if (!st && (u32)atomic_read(&r->a->nr_failed) > r->np)
 		st = BLK_STS_IOERR;
 	stria_sop_free_pages(sop);
 	stria_sop_unlock(sop);
+	list_for_each_entry_safe(c, tmp, &sop->merged, wait_entry) {
+		struct request *crq = c->rq;
+
+		list_del(&c->wait_entry);
+		mempool_free(c, r->sop_pool);
+		stria_rq_put(crq, st);
+	}
 	mempool_free(sop, r->sop_pool);
 	if (!sync) {
 		stria_rq_put(rq, st);
@@ -1183,6 +1376,9 @@ static struct stria_sop *stria_sop_alloc(struct stria_raid56 *r,
 	sop->rq = rq;
 	INIT_LIST_HEAD(&sop->waiters);
 	INIT_LIST_HEAD(&sop->wait_entry);
+	INIT_LIST_HEAD(&sop->merged);
+	if (rq)
+		sop->opf_flags = rq->cmd_flags & (REQ_FUA | REQ_SYNC);
 	INIT_WORK(&sop->work, stria_sop_work);
 	sop->stripe = stripe;
 	sop->key = stripe * r->nr_slices + slice;
@@ -1190,7 +1386,8 @@ static struct stria_sop *stria_sop_alloc(struct stria_raid56 *r,
 	sop->write = write;
 	sop->lo = slice * r->slice;
 	sop->ranges = (struct stria_range *)(sop + 1);
-	sop->dmember = (u32 *)(sop->ranges + r->nd);
+	sop->mine = sop->ranges + r->nd;
+	sop->dmember = (u32 *)(sop->mine + r->nd);
 	sop->slot = sop->dmember + r->nd;
 	sop->pages = (struct page **)ALIGN((unsigned long)(sop->slot + r->nd),
 					   sizeof(void *));
@@ -1258,6 +1455,7 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 			if (!sop)
 				sop = stria_sop_alloc(r, rq, stripe, k, true);
 			sop->ranges[i] = rg;
+			sop->mine[i] = rg;
 		}
 		if (!sop)
 			continue;
@@ -1488,7 +1686,7 @@ static int stria_raid56_init(struct stria_array *a)
 	}
 
 	r->sop_size = ALIGN(sizeof(struct stria_sop) +
-			    r->nd * (sizeof(struct stria_range) +
+			    r->nd * (2 * sizeof(struct stria_range) +
 				     2 * sizeof(u32)), sizeof(void *)) +
 		      2 * n * r->slice_pages * sizeof(struct page *);
 	r->sop_pool = mempool_create_node(1, mempool_kmalloc, mempool_kfree,
@@ -1538,6 +1736,8 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 		sum.member_reads += s->member_reads;
 		sum.lock_waits += s->lock_waits;
 		sum.read_retries += s->read_retries;
+		sum.merged += s->merged;
+		sum.merge_timeouts += s->merge_timeouts;
 	}
 	for (k = 0; k < STRIA_PARITY_METHODS; k++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n",
@@ -1547,6 +1747,9 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 	len += sysfs_emit_at(buf, len, "lock_waits %llu\n", sum.lock_waits);
 	len += sysfs_emit_at(buf, len, "read_retries %llu\n",
 			     sum.read_retries);
+	len += sysfs_emit_at(buf, len, "merged %llu\n", sum.merged);
+	len += sysfs_emit_at(buf, len, "merge_timeouts %llu\n",
+			     sum.merge_timeouts);
 	return len;
 }
 

@@ -358,7 +358,7 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	unsigned int watch = 0;
 	int fd, ret, opt;
 
-	while ((opt = getopt_long(argc, argv, "w::h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "w::" COMMON_SHORTOPTS, longopts, NULL)) != -1) {
 		if (opt == 'w') {
 			watch = 2;
 			if (optarg && !is_seconds(optarg))

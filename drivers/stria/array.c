@@ -279,7 +279,7 @@ static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
  * older one is a failed member the freshest superblock records, or was
  * replaced (its role taken by a spare, or a spare since removed) and is
  * left out, or is stale and refused. Every role without a device must be
- * recorded as failed.
+ * recorded as failed, or as being rebuilt (it then starts failed).
  */
 static int stria_assign_roles(struct stria_spec *spec, struct stria_opened *o,
 			      u64 maxev, u32 *roles)
@@ -333,11 +333,18 @@ static int stria_assign_roles(struct stria_spec *spec, struct stria_opened *o,
 			break;
 	}
 	for (role = 0; role < o->nr_roles; role++) {
-		if (!test_bit(role, seen) && !(o->failed & BIT_ULL(role))) {
+		if (test_bit(role, seen) || (o->failed & BIT_ULL(role)))
+			continue;
+		if (!(o->rebuilding & BIT_ULL(role))) {
 			stria_fail(spec, STRIA_NO_MEMBER, "member %u of array '%.31s' is missing (not given, and not recorded as failed)",
 				   role, o->sb[o->fresh].name);
 			return -ENODEV;
 		}
+		/* half rebuilt and gone: it has failed, another spare may come */
+		pr_info("array '%.31s': member %u, being rebuilt, is missing: it starts failed\n",
+			o->sb[o->fresh].name, role);
+		o->rebuilding &= ~BIT_ULL(role);
+		o->failed |= BIT_ULL(role);
 	}
 	return 0;
 }

@@ -224,6 +224,14 @@ parity_pos() {
 	fi
 }
 
+# lap WHAT: a diagnostic with the seconds since the last lap (bash's
+# SECONDS), to see where a test spends its time under TCG.
+_LAP=0
+lap() {
+	diag "$1: $((SECONDS - _LAP)) s"
+	_LAP=$SECONDS
+}
+
 # kill_job PID: end a background job this test started, and reap it.
 kill_job() {
 	kill "$1" 2>/dev/null

@@ -249,63 +249,9 @@ struct stria_bdev {
 };
 
 /*
- * Opening a member read-write and exclusively:
- *   <6.5: blkdev_get_by_path(path, FMODE_READ|FMODE_WRITE|FMODE_EXCL, holder)
- *         / blkdev_put(bdev, mode)
- *   6.5:  blkdev_get_by_path(path, BLK_OPEN_*, holder, hops)
- *         / blkdev_put(bdev, holder)
- *   6.7:  bdev_open_by_path() -> struct bdev_handle / bdev_release()
- *   6.9:  bdev_file_open_by_path() -> struct file / fput()
- * Returns 0 or a negative errno (-EBUSY when another holder has it).
- */
-static inline int stria_bdev_open(const char *path, void *holder,
-				  struct stria_bdev *m)
-{
-#if defined(STRIA_HAVE_BDEV_FILE_OPEN_BY_PATH)
-	struct file *f = bdev_file_open_by_path(path, BLK_OPEN_READ |
-						BLK_OPEN_WRITE, holder, NULL);
-
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	m->handle = f;
-	m->bdev = file_bdev(f);
-#elif defined(STRIA_HAVE_BDEV_OPEN_BY_PATH)
-	struct bdev_handle *h = bdev_open_by_path(path, BLK_OPEN_READ |
-						  BLK_OPEN_WRITE, holder, NULL);
-
-	if (IS_ERR(h))
-		return PTR_ERR(h);
-	m->handle = h;
-	m->bdev = h->bdev;
-#elif defined(STRIA_HAVE_BLKDEV_GET_BY_PATH_HOPS)
-	struct block_device *b = blkdev_get_by_path(path, BLK_OPEN_READ |
-						    BLK_OPEN_WRITE, holder,
-						    NULL);
-
-	if (IS_ERR(b))
-		return PTR_ERR(b);
-	m->handle = holder;
-	m->bdev = b;
-#elif defined(STRIA_HAVE_BLKDEV_GET_BY_PATH_FMODE)
-	struct block_device *b = blkdev_get_by_path(path, FMODE_READ |
-						    FMODE_WRITE | FMODE_EXCL,
-						    holder);
-
-	if (IS_ERR(b))
-		return PTR_ERR(b);
-	m->handle = holder;
-	m->bdev = b;
-#else
-#error "Unsupported kernel: no known way to open a block device by path"
-#endif
-	return 0;
-}
-
-/*
- * Opening a member by device number, read-write and exclusively: the same
- * history as by path, changed in the same releases (the by-path and
- * by-number calls were always introduced together), so the same probes
- * choose:
+ * Opening a member by device number, read-write and exclusively (the
+ * by-path and by-number calls were always introduced together, so the
+ * by-path probes choose):
  *   <6.5: blkdev_get_by_dev(dev, FMODE_READ|FMODE_WRITE|FMODE_EXCL, holder)
  *   6.5:  blkdev_get_by_dev(dev, BLK_OPEN_*, holder, hops)
  *   6.7:  bdev_open_by_dev() -> struct bdev_handle
@@ -353,6 +299,23 @@ static inline int stria_bdev_open_dev(dev_t dev, void *holder,
 #error "Unsupported kernel: no known way to open a block device by number"
 #endif
 	return 0;
+}
+
+/*
+ * Opening a member by path: look the path up (what every version's by-path
+ * call does first), then open it by number. Returns 0 or a negative errno:
+ * -ENOENT, -ENOTBLK, or -EBUSY when another holder has it.
+ */
+static inline int stria_bdev_open(const char *path, void *holder,
+				  struct stria_bdev *m)
+{
+	dev_t dev;
+	int ret;
+
+	ret = lookup_bdev(path, &dev);
+	if (ret)
+		return ret;
+	return stria_bdev_open_dev(dev, holder, m);
 }
 
 /*

@@ -216,6 +216,8 @@ enum stria_sop_phase {
  * @skip: a member in sync whose read failed, read around like a failed
  *	one, or STRIA_GEOM_NONE
  * @repair: a read that rebuilds @skip's data, and writes it back there
+ * @missing: members whose data the plan rebuilds instead of reading: out
+ *	of sync when it was made, and @skip
  * @opf_flags: REQ_FUA and REQ_SYNC of the request(s) written
  * @lo: first column of the slice; buffers start there
  * @p: member holding P
@@ -252,6 +254,7 @@ struct stria_sop {
 	bool write;
 	u32 skip;
 	bool repair;
+	u64 missing;
 	stria_opf_t opf_flags;
 	u32 lo;
 	u32 p;
@@ -277,12 +280,15 @@ static inline struct stria_member *stria_sop_member(struct stria_sop *sop,
 }
 
 /*
- * Can member @m's data be read for @sop? Not when it is not in sync, nor
- * when it is the member whose read failed and is being repaired.
+ * Can member @m's data be read for @sop? Not when it was out of sync when
+ * the sop was planned, nor when it is the member whose read failed and is
+ * being repaired. The plan's view, not the live state: a member that fails
+ * while the sop's reads are out must not change which buffers the
+ * computation uses (they were allocated and read for the plan).
  */
 static inline bool stria_sop_has(struct stria_sop *sop, u32 m)
 {
-	return m != sop->skip && stria_member_in_sync(stria_sop_member(sop, m));
+	return !(sop->missing & (1ULL << m));
 }
 
 static inline struct page **stria_sop_slot(struct stria_sop *sop, u32 which,
@@ -1108,11 +1114,16 @@ static void stria_sop_run(struct stria_sop *sop)
 {
 	struct stria_raid56 *r = sop->r;
 	struct stria_array *a = r->a;
-	u32 nf = atomic_read(&a->nr_failed), k, i, count;
 	u64 masks[STRIA_PARITY_ROW_SEGS];
 	struct bio_list list = BIO_EMPTY_LIST;
+	u32 nf, k, i, count;
 
-	if (nf + (sop->skip != STRIA_GEOM_NONE) > r->np ||
+	sop->missing = 0;
+	for (i = 0; i < a->nr_members; i++)
+		if (i == sop->skip || !stria_member_in_sync(&a->members[i]))
+			sop->missing |= 1ULL << i;
+	nf = hweight64(sop->missing);
+	if (nf > r->np ||
 	    (sop->sync && sop->sync->op != STRIA_SYNC_OP_REBUILD && nf)) {
 		sop->status = BLK_STS_IOERR;
 		stria_sop_done(sop);

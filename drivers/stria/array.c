@@ -267,9 +267,9 @@ static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
 		return -EINVAL;
 	}
 	bitmap_from_u64(fb, missing);
-	stria_fail(spec, STRIA_NO_MEMBER, "array '%s' cannot start: %u members (roles %*pbl) are marked failed or half rebuilt, raid%u tolerates %u",
-		   spec->name, nfail, (int)STRIA_GEOM_MAX_MEMBERS, fb, g->level,
-		   tol);
+	stria_fail(spec, STRIA_NO_MEMBER, "array '%s' cannot start: %u members (roles %*pbl) are marked failed%s, raid%u tolerates %u",
+		   spec->name, nfail, (int)STRIA_GEOM_MAX_MEMBERS, fb,
+		   o->rebuilding ? " or being rebuilt" : "", g->level, tol);
 	return -EINVAL;
 }
 
@@ -1169,6 +1169,7 @@ static void stria_spare_take_role(struct stria_array *a,
 	m->linked = sp->linked;
 	memcpy(m->uuid, sp->uuid, STRIA_UUID_LEN);
 	atomic64_set(&m->errors, 0);
+	atomic64_set(&m->read_repairs, 0);
 	stria_member_set_state(m, STRIA_STATE_REBUILDING);
 	memset(sp, 0, sizeof(*sp));
 	a->nr_spares--;

@@ -31,6 +31,7 @@
 #include <linux/atomic.h>
 #include <linux/blk-mq.h>
 #include <linux/irq_work.h>
+#include <linux/moduleparam.h>
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -38,6 +39,11 @@
 
 #include "stria.h"
 #include "trace.h"
+
+static unsigned int max_read_repairs = 20;
+module_param(max_read_repairs, uint, 0644);
+MODULE_PARM_DESC(max_read_repairs,
+		 "RAID5/6: failed reads a member may have rebuilt and written back before it is failed (count; default 20, as md's max_corrected_read_errors)");
 
 /**
  * struct stria_cmd - per-request state (the blk-mq PDU)
@@ -47,6 +53,10 @@
  * @retry: a RAID5/6 member failed a read of this request; once everything
  *	in flight is back the request is queued again and the level reads
  *	around the failed member
+ * @repair: role + 1 of a RAID5/6 member in sync that failed a read of this
+ *	request and is kept: the request, queued again, rebuilds that
+ *	member's part and writes it back there; 0 for none. Kept across the
+ *	requeue (RQF_DONTPREP marks a request seen before)
  * @inline_used: @inline_clone carries this request's clone
  * @inline_clone: the clone of a request's first bio, so the common request
  *	(one bio, one member) allocates nothing; further clones come from the
@@ -57,6 +67,7 @@ struct stria_cmd {
 	blk_status_t status;
 	struct irq_work end_work;
 	bool retry;
+	u32 repair;
 	bool inline_used;
 	struct stria_clone inline_clone;
 };
@@ -127,6 +138,21 @@ bool stria_member_io_error(struct stria_member *m, blk_status_t st)
 	return stria_member_failed(m);
 }
 
+/**
+ * stria_rq_repair_member() - the member a RAID5/6 read must rebuild
+ * @rq: a read request
+ *
+ * Return: the role of the member in sync that failed an earlier attempt of
+ * @rq, whose part the request rebuilds and writes back; STRIA_GEOM_NONE
+ * when there is none.
+ */
+u32 stria_rq_repair_member(struct request *rq)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	return cmd->repair ? cmd->repair - 1 : STRIA_GEOM_NONE;
+}
+
 /* Start @rq with @pending references on it. */
 static void stria_rq_start(struct request *rq, unsigned int pending)
 {
@@ -195,18 +221,48 @@ void stria_rq_put(struct request *rq, blk_status_t st)
 		blk_mq_end_request(rq, st);
 }
 
+/*
+ * A RAID5/6 member in sync failed a read: keep it, and have the request
+ * rebuild the data and write it back to it, as md does, while the array
+ * can spare one more member and the member has not done this too often.
+ */
+static bool stria_read_repairable(struct stria_member *m, blk_status_t st)
+{
+	struct stria_array *a = m->array;
+	u32 max = READ_ONCE(max_read_repairs);
+
+	if (st == BLK_STS_NOTSUPP || st == BLK_STS_AGAIN ||
+	    !stria_member_in_sync(m) ||
+	    (u32)atomic_read(&a->nr_failed) >= stria_geom_nr_parity(&a->geom))
+		return false;
+	if (atomic64_inc_return(&m->read_repairs) <= max)
+		return true;
+	pr_warn_ratelimited("stria%d: member %u (%pg) failed more than %u reads\n",
+			    a->index, m->role, m->dev.bdev, max);
+	return false;
+}
+
 static void stria_clone_endio(struct bio *bio)
 {
 	struct stria_clone *c = container_of(bio, struct stria_clone, bio);
 	struct request *rq = c->rq;
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct stria_member *m = c->member;
 	blk_status_t st = bio->bi_status;
 
-	if (unlikely(st) && stria_member_io_error(c->member, st) &&
-	    c->member->array->r56 && !op_is_write(bio_op(bio))) {
-		/* RAID5/6: read it again from the other members */
-		WRITE_ONCE(cmd->retry, true);
-		st = BLK_STS_OK;
+	if (unlikely(st) && m->array->r56 && !op_is_write(bio_op(bio))) {
+		/* RAID5/6: read it again, rebuilt from the other members */
+		if (stria_read_repairable(m, st)) {
+			atomic64_inc(&m->errors);
+			cmpxchg(&cmd->repair, 0, m->role + 1);
+			WRITE_ONCE(cmd->retry, true);
+			st = BLK_STS_OK;
+		} else if (stria_member_io_error(m, st)) {
+			WRITE_ONCE(cmd->retry, true);
+			st = BLK_STS_OK;
+		}
+	} else if (unlikely(st)) {
+		stria_member_io_error(m, st);
 	}
 	stria_clone_release(bio);
 	stria_rq_put(rq, st);
@@ -447,6 +503,11 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
 	cmd->inline_used = false;
+	if (!(rq->rq_flags & RQF_DONTPREP)) {
+		/* a new request, not one queued again */
+		cmd->repair = 0;
+		rq->rq_flags |= RQF_DONTPREP;
+	}
 	if (req_op(rq) == REQ_OP_FLUSH)
 		return stria_flush(a, rq);
 	return a->ops->queue_rq(a, rq);

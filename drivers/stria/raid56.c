@@ -96,6 +96,7 @@ static const char *const stria_r56_method_names[STRIA_PARITY_METHODS] = {
  * @read_retries: requests queued again after a member read failed
  * @merged: write sops merged into a waiting partial-stripe write
  * @merge_timeouts: waiting partial-stripe writes that went on unfilled
+ * @read_repairs: member reads that failed, rebuilt and written back
  */
 struct stria_r56_stats {
 	u64 ops[STRIA_PARITY_METHODS];
@@ -104,6 +105,7 @@ struct stria_r56_stats {
 	u64 read_retries;
 	u64 merged;
 	u64 merge_timeouts;
+	u64 read_repairs;
 };
 
 /**
@@ -211,6 +213,9 @@ enum stria_sop_phase {
  * @cpu: the submitting CPU; work runs there
  * @phase: what @work does next
  * @write: a write (else a degraded read)
+ * @skip: a member in sync whose read failed, read around like a failed
+ *	one, or STRIA_GEOM_NONE
+ * @repair: a read that rebuilds @skip's data, and writes it back there
  * @opf_flags: REQ_FUA and REQ_SYNC of the request(s) written
  * @lo: first column of the slice; buffers start there
  * @p: member holding P
@@ -245,6 +250,8 @@ struct stria_sop {
 	int cpu;
 	enum stria_sop_phase phase;
 	bool write;
+	u32 skip;
+	bool repair;
 	stria_opf_t opf_flags;
 	u32 lo;
 	u32 p;
@@ -267,6 +274,15 @@ static inline struct stria_member *stria_sop_member(struct stria_sop *sop,
 						    u32 m)
 {
 	return &sop->r->a->members[m];
+}
+
+/*
+ * Can member @m's data be read for @sop? Not when it is not in sync, nor
+ * when it is the member whose read failed and is being repaired.
+ */
+static inline bool stria_sop_has(struct stria_sop *sop, u32 m)
+{
+	return m != sop->skip && stria_member_in_sync(stria_sop_member(sop, m));
 }
 
 static inline struct page **stria_sop_slot(struct stria_sop *sop, u32 which,
@@ -580,8 +596,7 @@ static u32 stria_sop_failed_data(struct stria_sop *sop, u32 *fd)
 	u32 i, nfd = 0;
 
 	for (i = 0; i < sop->r->nd && nfd < 2; i++)
-		if (!stria_member_in_sync(stria_sop_member(sop,
-							   sop->dmember[i])))
+		if (!stria_sop_has(sop, sop->dmember[i]))
 			fd[nfd++] = i;
 	return nfd;
 }
@@ -595,7 +610,7 @@ static void stria_sop_rebuild(struct stria_sop *sop, u32 s, u32 e)
 {
 	struct stria_raid56 *r = sop->r;
 	u32 n = r->a->nr_members, i, col, pend, fd[2], nfd, c;
-	bool p_ok = stria_member_in_sync(stria_sop_member(sop, sop->p));
+	bool p_ok = stria_sop_has(sop, sop->p);
 	void *ptrs[STRIA_GEOM_MAX_MEMBERS];
 
 	nfd = stria_sop_failed_data(sop, fd);
@@ -688,7 +703,7 @@ static u64 stria_seg_reads(struct stria_sop *sop,
 		mask = n == 64 ? ~0ULL : (1ULL << n) - 1;
 		/* one lost data chunk and P: P rebuilds it, Q is not needed */
 		if (r->np == 2 && stria_sop_failed_data(sop, fd) == 1 &&
-		    stria_member_in_sync(stria_sop_member(sop, sop->p)))
+		    stria_sop_has(sop, sop->p))
 			mask &= ~(1ULL << sop->q);
 		break;
 	case STRIA_PARITY_SYNC:
@@ -704,7 +719,7 @@ static u64 stria_seg_reads(struct stria_sop *sop,
 		return 0;
 	}
 	for (i = 0; i < n; i++)
-		if (!stria_member_in_sync(stria_sop_member(sop, i)))
+		if (!stria_sop_has(sop, i))
 			mask &= ~(1ULL << i);
 	return mask;
 }
@@ -885,14 +900,14 @@ static void stria_sop_old_to_new(struct stria_sop *sop, u32 m, u32 s, u32 e)
 	}
 }
 
-/* Write the NEW buffers of the members in @masks, then end the sop. */
+/* Write buffer @which of the members in @masks, then end the sop. */
 static void stria_sop_write(struct stria_sop *sop, const u64 *masks,
-			    stria_opf_t opf)
+			    u32 which, stria_opf_t opf)
 {
 	struct bio_list list = BIO_EMPTY_LIST;
 	u32 count;
 
-	count = stria_sop_bios(sop, masks, STRIA_R56_NEW, opf, &list);
+	count = stria_sop_bios(sop, masks, which, opf, &list);
 	sop->phase = STRIA_SOP_WRITING;
 	if (!count) {
 		stria_sop_done(sop);
@@ -959,7 +974,7 @@ static void stria_sop_sync_compute(struct stria_sop *sop)
 			masks[0] |= 1ULL << sop->q;
 		break;
 	}
-	stria_sop_write(sop, masks, REQ_OP_WRITE);
+	stria_sop_write(sop, masks, STRIA_R56_NEW, REQ_OP_WRITE);
 }
 
 /* Reads are back (or none were needed): compute, then write. */
@@ -1003,7 +1018,7 @@ static void stria_sop_compute_write(struct stria_sop *sop)
 			if (stria_member_failed(stria_sop_member(sop, i)))
 				masks[k] &= ~(1ULL << i);
 	}
-	stria_sop_write(sop, masks, opf);
+	stria_sop_write(sop, masks, STRIA_R56_NEW, opf);
 }
 
 /* The reads are back, or none were needed. Process context. */
@@ -1038,6 +1053,15 @@ static void stria_sop_after_reads(struct stria_sop *sop)
 			stria_sop_copy(sop, sop->rq, STRIA_R56_OLD, i,
 				       sop->ranges[i].start,
 				       sop->ranges[i].end, false);
+	if (sop->repair) {
+		/* the member failed this read: give it the data back */
+		u64 masks[STRIA_PARITY_ROW_SEGS] = { 1ULL << sop->skip };
+
+		this_cpu_inc(r->stats->read_repairs);
+		stria_sop_write(sop, masks, STRIA_R56_OLD,
+				REQ_OP_WRITE | REQ_SYNC);
+		return;
+	}
 	stria_sop_done(sop);
 }
 
@@ -1088,8 +1112,8 @@ static void stria_sop_run(struct stria_sop *sop)
 	u64 masks[STRIA_PARITY_ROW_SEGS];
 	struct bio_list list = BIO_EMPTY_LIST;
 
-	if (nf > r->np || (sop->sync && sop->sync->op != STRIA_SYNC_OP_REBUILD &&
-			   nf)) {
+	if (nf + (sop->skip != STRIA_GEOM_NONE) > r->np ||
+	    (sop->sync && sop->sync->op != STRIA_SYNC_OP_REBUILD && nf)) {
 		sop->status = BLK_STS_IOERR;
 		stria_sop_done(sop);
 		return;
@@ -1108,7 +1132,7 @@ static void stria_sop_run(struct stria_sop *sop)
 		for (i = 0; i < a->nr_members; i++)
 			if (masks[k] & (1ULL << i) ||
 			    (sg->method >= STRIA_PARITY_DEGRADED_WRITE &&
-			     !stria_member_in_sync(stria_sop_member(sop, i))))
+			     !stria_sop_has(sop, i)))
 				stria_sop_want(sop, STRIA_R56_OLD, i, sg->start,
 					       sg->end);
 		if (sop->write || sop->sync) {
@@ -1384,6 +1408,7 @@ static struct stria_sop *stria_sop_alloc(struct stria_raid56 *r,
 	sop->key = stripe * r->nr_slices + slice;
 	sop->cpu = raw_smp_processor_id();
 	sop->write = write;
+	sop->skip = STRIA_GEOM_NONE;
 	sop->lo = slice * r->slice;
 	sop->ranges = (struct stria_range *)(sop + 1);
 	sop->mine = sop->ranges + r->nd;
@@ -1492,6 +1517,7 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 	struct stria_raid56 *r = a->r56;
 	u32 off, len = blk_rq_sectors(rq), shift = a->geom.chunk_shift;
 	u32 chunk = 1U << shift, i, first, last;
+	u32 skip = stria_rq_repair_member(rq);
 	u64 stripe;
 
 	if (!stria_r56_where(a, rq, &stripe, &off))
@@ -1504,7 +1530,7 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 		u32 mi = stria_raid56_data_member(&a->geom, stripe, first);
 		struct stria_member *m = &a->members[mi];
 
-		if (stria_member_in_sync(m))
+		if (stria_member_in_sync(m) && mi != skip)
 			return stria_rq_to_member(a, rq, m, a->data_offset +
 						  (stripe << shift) +
 						  (off & (chunk - 1)));
@@ -1518,7 +1544,7 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 		u32 s = max(off, i << shift), e = min(off + len, (i + 1) << shift);
 		u32 k;
 
-		if (stria_member_in_sync(m)) {
+		if (stria_member_in_sync(m) && mi != skip) {
 			stria_r56_read_direct(a, rq, m, s - off, e - off,
 					      a->data_offset +
 					      (stripe << shift) +
@@ -1538,6 +1564,8 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 				continue;
 			sop = stria_sop_alloc(r, rq, stripe, k, false);
 			sop->ranges[i] = rg;
+			sop->skip = skip;
+			sop->repair = mi == skip;
 			stria_rq_get(rq);
 			stria_sop_start(sop);
 		}
@@ -1738,6 +1766,7 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 		sum.read_retries += s->read_retries;
 		sum.merged += s->merged;
 		sum.merge_timeouts += s->merge_timeouts;
+		sum.read_repairs += s->read_repairs;
 	}
 	for (k = 0; k < STRIA_PARITY_METHODS; k++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n",
@@ -1750,6 +1779,8 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 	len += sysfs_emit_at(buf, len, "merged %llu\n", sum.merged);
 	len += sysfs_emit_at(buf, len, "merge_timeouts %llu\n",
 			     sum.merge_timeouts);
+	len += sysfs_emit_at(buf, len, "read_repairs %llu\n",
+			     sum.read_repairs);
 	return len;
 }
 

@@ -39,6 +39,8 @@ struct stria_array;
  * @node: NUMA node the device is attached to, or NUMA_NO_NODE
  * @dev_sectors: size of the device in sectors
  * @errors: I/O errors the member returned since the array started
+ * @read_repairs: failed reads rebuilt from the other members and written
+ *	back to this one (RAID5/6), since the array started
  * @uuid: the member's UUID
  * @linked: holder/slave sysfs links exist
  */
@@ -50,6 +52,7 @@ struct stria_member {
 	int node;
 	u64 dev_sectors;
 	atomic64_t errors;
+	atomic64_t read_repairs;
 	u8 uuid[STRIA_UUID_LEN];
 	bool linked;
 };
@@ -351,6 +354,7 @@ void stria_member_set_state(struct stria_member *m, u32 state);
 blk_status_t stria_rq_to_member(struct stria_array *a, struct request *rq,
 				struct stria_member *m, u64 base);
 bool stria_member_io_error(struct stria_member *m, blk_status_t st);
+u32 stria_rq_repair_member(struct request *rq);
 void stria_rq_begin(struct request *rq);
 void stria_rq_get(struct request *rq);
 void stria_rq_put(struct request *rq, blk_status_t st);

@@ -90,9 +90,10 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 			len += sysfs_emit_at(buf, len, "%pg ", m->dev.bdev);
 		else
 			len += sysfs_emit_at(buf, len, "- ");
-		len += sysfs_emit_at(buf, len, "%s %lld\n",
+		len += sysfs_emit_at(buf, len, "%s %lld %lld\n",
 				     stria_state_name(READ_ONCE(m->state)),
-				     (long long)atomic64_read(&m->errors));
+				     (long long)atomic64_read(&m->errors),
+				     (long long)atomic64_read(&m->read_repairs));
 	}
 	mutex_unlock(&a->cfg_lock);
 	return len;

@@ -19,6 +19,7 @@
 
 #include "striactl.h"
 #include "ondisk.h"
+#include "stripe_range.h"
 
 /* Report a failed CREATE/ASSEMBLE: the module's reason, else errno. */
 static int report_array_error(struct ctx *c, const struct stria_ioc_array *req,
@@ -776,7 +777,8 @@ int cmd_scrub(struct ctx *c, int argc, char **argv)
 	struct stria_ioc_query q;
 	char name[STRIA_NAME_LEN] = "";
 	const char *range = NULL, *arr, *what;
-	uint64_t start = 0, end = 0, stripe_bytes, nstripes, first, last;
+	uint64_t start = 0, end = 0, stripe_bytes;
+	struct stripe_range r;
 	uint32_t index = 0, nd;
 	char s1[32], s2[32];
 	int fd, opt, ret, err;
@@ -828,29 +830,23 @@ int cmd_scrub(struct ctx *c, int argc, char **argv)
 	if (range) {
 		nd = q.nr_members - (q.level == 6 ? 2 : q.level == 5 ? 1 : 0);
 		stripe_bytes = (uint64_t)q.chunk_sectors * 512 * nd;
-		nstripes = q.member_sectors / q.chunk_sectors;
-		if (end > q.array_sectors * 512)
-			end = q.array_sectors * 512;
-		if (start >= end) {
+		if (stripe_range(start, end, q.array_sectors * 512, stripe_bytes,
+				 q.member_sectors / q.chunk_sectors, &r)) {
 			close(fd);
 			err_msg(c, "--range starts beyond the end of %s (%llu bytes)",
 				arr, (unsigned long long)(q.array_sectors * 512));
 			return EXIT_FAIL;
 		}
-		first = start / stripe_bytes;
-		last = (end + stripe_bytes - 1) / stripe_bytes;
-		if (last > nstripes)
-			last = nstripes;
 		req.flags = STRIA_SYNC_F_RANGE;
-		req.first_stripe = first;
-		req.nr_stripes = last - first;
-		if (first * stripe_bytes != start || last * stripe_bytes != end) {
-			fmt_size(first * stripe_bytes, s1, sizeof(s1));
-			fmt_size(last * stripe_bytes, s2, sizeof(s2));
+		req.first_stripe = r.first;
+		req.nr_stripes = r.nr;
+		if (r.rounded) {
+			fmt_size(r.start, s1, sizeof(s1));
+			fmt_size(r.end, s2, sizeof(s2));
 			printf("note: the range is rounded out to whole stripes of %llu bytes: bytes %llu to %llu (%s to %s)\n",
 			       (unsigned long long)stripe_bytes,
-			       (unsigned long long)(first * stripe_bytes),
-			       (unsigned long long)(last * stripe_bytes), s1, s2);
+			       (unsigned long long)r.start,
+			       (unsigned long long)r.end, s1, s2);
 		}
 	}
 	ret = ioctl(fd, STRIA_IOC_SYNC, &req);

@@ -599,22 +599,29 @@ int stria_array_update_sbs(struct stria_array *a)
  * @a: the array
  *
  * Every member that has not failed, rebuilding ones included, so what the
- * sync wrote is durable before a checkpoint records it. Errors are the I/O
- * path's: a member that fails them is failed there. Caller holds
- * @a->sync.stripe_sem or @a->cfg_lock, so the member table stays.
+ * sync wrote is durable before a checkpoint records it. A member whose
+ * flush fails is failed, as one whose superblock cannot be written. Caller
+ * holds @a->sync.stripe_sem or @a->cfg_lock, so the member table stays.
+ *
+ * Return: 0, or -EIO when a member failed its flush.
  */
-void stria_array_flush_members(struct stria_array *a)
+int stria_array_flush_members(struct stria_array *a)
 {
+	int ret = 0;
 	u32 i;
 
 	for (i = 0; i < a->nr_members; i++) {
 		struct stria_member *m = &a->members[i];
 
-		if (m->dev.bdev && !stria_member_failed(m) &&
-		    blkdev_issue_flush(m->dev.bdev))
-			pr_warn("stria%d: member %u (%pg): cache flush failed\n",
-				a->index, m->role, m->dev.bdev);
+		if (!m->dev.bdev || stria_member_failed(m) ||
+		    !blkdev_issue_flush(m->dev.bdev))
+			continue;
+		pr_warn("stria%d: member %u (%pg): cache flush failed\n",
+			a->index, m->role, m->dev.bdev);
+		stria_member_set_state(m, STRIA_STATE_FAILED);
+		ret = -EIO;
 	}
+	return ret;
 }
 
 static void stria_sb_work(struct work_struct *work)

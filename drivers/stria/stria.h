@@ -325,7 +325,7 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 int stria_array_update_sbs(struct stria_array *a);
 u64 stria_array_failed_roles(const struct stria_array *a);
 int stria_array_take_spares(struct stria_array *a);
-void stria_array_flush_members(struct stria_array *a);
+int stria_array_flush_members(struct stria_array *a);
 struct stria_array *stria_array_find(const char *name, u32 index, bool next);
 void stria_array_stop_all(void);
 unsigned int stria_array_count(void);

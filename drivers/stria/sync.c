@@ -183,11 +183,15 @@ static void stria_sync_throttle(struct stria_array *a,
 static void stria_sync_checkpoint(struct stria_array *a, u32 action, u64 pos)
 {
 	struct stria_sync *s = &a->sync;
+	int ret = 0;
 
 	down_read(&s->stripe_sem);
 	if (action != STRIA_SYNC_CHECK)
-		stria_array_flush_members(a);
+		ret = stria_array_flush_members(a);
 	up_read(&s->stripe_sem);
+	/* not durable everywhere: the next checkpoint or the end records it */
+	if (ret)
+		return;
 	mutex_lock(&a->sb_lock);
 	if (action == STRIA_SYNC_REBUILD) {
 		s->rebuild_ckpt = pos;
@@ -229,16 +233,21 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 {
 	struct stria_sync *s = &a->sync;
 	u32 action = s->action;
+	int flush_err = 0;
 
 	mutex_lock(&a->cfg_lock);
+	/* a member that cannot flush has failed: the sync did not end well */
 	if (action != STRIA_SYNC_CHECK)
-		stria_array_flush_members(a);
+		flush_err = stria_array_flush_members(a);
+	if (flush_err && !ret)
+		ret = flush_err;
 	mutex_lock(&a->sb_lock);
 	if (action == STRIA_SYNC_REBUILD) {
-		if (!ret)
+		if (!ret || !stria_sync_any_rebuilding(a))
 			s->rebuild_ckpt = 0;
-		else
-			s->rebuild_ckpt = stria_sync_any_rebuilding(a) ? pos : 0;
+		else if (!flush_err)
+			s->rebuild_ckpt = pos;
+		/* else the last checkpoint is the last durable position */
 	} else if (ret == -EINTR && READ_ONCE(a->stopping) && pos < s->end) {
 		/* the array stops: go on after assemble */
 		s->scrub_action = action;

@@ -365,8 +365,8 @@ static void stria_query_sync(struct stria_array *a, struct stria_ioc_query *q)
 
 	q->sync_action = READ_ONCE(s->action);
 	q->nr_spares = a->nr_spares;
-	q->sync_done = READ_ONCE(s->pos) - s->start;
-	q->sync_total = s->end - s->start;
+	q->sync_done = READ_ONCE(s->pos) - s->base;
+	q->sync_total = s->end - s->base;
 	q->mismatch_cnt = READ_ONCE(s->mismatches);
 	q->sync_speed = READ_ONCE(s->speed);
 	q->sync_speed_min = READ_ONCE(s->speed_min);

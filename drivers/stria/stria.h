@@ -131,6 +131,9 @@ struct stria_raid56;
  * @action: STRIA_SYNC_* running; changes under the array's cfg_lock
  * @stop: the running sync is asked to stop
  * @start: first member sector of the running (or last) sync
+ * @base: where its progress counts from: 0 for a rebuild or resync, which
+ *	cover the whole member (so a resumed one starts at its checkpoint),
+ *	@start for a scrub of a range
  * @end: member sector it ends at
  * @pos: member sectors done up to (from the data area's start)
  * @mismatches: sectors of wrong parity the check or repair found
@@ -151,6 +154,7 @@ struct stria_sync {
 	u32 action;
 	bool stop;
 	u64 start;
+	u64 base;
 	u64 end;
 	u64 pos;
 	u64 mismatches;

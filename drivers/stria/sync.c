@@ -337,6 +337,8 @@ static void stria_sync_begin(struct stria_array *a, u32 action, u64 start,
 
 	lockdep_assert_held(&a->cfg_lock);
 	s->start = start;
+	s->base = action == STRIA_SYNC_REBUILD || action == STRIA_SYNC_RESYNC ?
+		  0 : start;
 	s->end = end;
 	WRITE_ONCE(s->pos, start);
 	WRITE_ONCE(s->stop, false);
@@ -443,7 +445,7 @@ int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
 	} else if (s->action != STRIA_SYNC_IDLE) {
 		snprintf(msg, STRIA_MSG_LEN, "a %s of '%s' is running (%llu of %llu sectors): stop it first",
 			 stria_sync_action_name(s->action), a->name,
-			 READ_ONCE(s->pos) - s->start, s->end - s->start);
+			 READ_ONCE(s->pos) - s->base, s->end - s->base);
 		ret = -EBUSY;
 	} else if (atomic_read(&a->nr_failed)) {
 		snprintf(msg, STRIA_MSG_LEN, "array '%s' is %s: a scrub needs every member in sync",

@@ -245,8 +245,8 @@ static ssize_t sync_completed_show(struct device *dev,
 
 	if (READ_ONCE(s->action) == STRIA_SYNC_IDLE)
 		return sysfs_emit(buf, "none\n");
-	return sysfs_emit(buf, "%llu / %llu\n", READ_ONCE(s->pos) - s->start,
-			  s->end - s->start);
+	return sysfs_emit(buf, "%llu / %llu\n", READ_ONCE(s->pos) - s->base,
+			  s->end - s->base);
 }
 static DEVICE_ATTR_RO(sync_completed);
 

@@ -242,7 +242,7 @@ struct stria_ioc_member {
  * @sync_action: out: STRIA_SYNC_* running now (STRIA_SYNC_IDLE: none)
  * @nr_spares: out: spares of the array
  * @sync_done: out: member sectors the running sync has done of
- *	@sync_total (a resumed one starts where it stopped); with no sync
+ *	@sync_total (a resumed rebuild or resync starts at its checkpoint); with no sync
  *	running, those of the last one
  * @sync_total: out: member sectors the running (or last) sync covers
  * @mismatch_cnt: out: sectors of parity the running or last check or

@@ -336,6 +336,28 @@ int cmd_list(struct ctx *c, int argc, char **argv)
 }
 
 /* All digits: a --watch interval rather than an array. */
+
+/* One member (with its role) or spare of "detail". */
+static void out_detail_member(struct out *o, const struct stria_ioc_member *m,
+			      int with_role)
+{
+	char buf[64];
+
+	out_obj_begin(o, NULL);
+	if (with_role)
+		out_u64(o, "role", m->role);
+	member_devname(m->major, m->minor, buf, sizeof(buf));
+	out_str(o, "device", buf);
+	snprintf(buf, sizeof(buf), "%u:%u", m->major, m->minor);
+	out_str(o, "dev", buf);
+	out_str(o, "state", state_name(m->state));
+	out_s64(o, "numa_node", m->numa_node == STRIA_NODE_AUTO ?
+		-1 : (int64_t)m->numa_node);
+	out_u64(o, "size_bytes", m->dev_sectors << 9);
+	out_uuid(o, "uuid", m->uuid);
+	out_obj_end(o);
+}
+
 static int is_seconds(const char *s)
 {
 	if (!*s)
@@ -414,7 +436,6 @@ int cmd_detail(struct ctx *c, int argc, char **argv)
 	struct stria_ioc_query q;
 	struct out *o = &c->out;
 	uint32_t *cpu_map, cap = 4096, i;
-	char buf[64];
 	int fd, ret;
 
 	ret = parse_common_only(c, argc, argv);
@@ -446,40 +467,13 @@ int cmd_detail(struct ctx *c, int argc, char **argv)
 		(int64_t)q.numa_node);
 	out_u64(o, "nr_hw_queues", q.nr_hw_queues);
 	out_arr_begin(o, "members");
-	for (i = 0; i < q.nr_members && i < STRIA_MAX_MEMBERS; i++) {
-		out_obj_begin(o, NULL);
-		out_u64(o, "role", members[i].role);
-		member_devname(members[i].major, members[i].minor, buf,
-			       sizeof(buf));
-		out_str(o, "device", buf);
-		snprintf(buf, sizeof(buf), "%u:%u", members[i].major,
-			 members[i].minor);
-		out_str(o, "dev", buf);
-		out_str(o, "state", state_name(members[i].state));
-		out_s64(o, "numa_node", members[i].numa_node == STRIA_NODE_AUTO ?
-			-1 : (int64_t)members[i].numa_node);
-		out_u64(o, "size_bytes", members[i].dev_sectors << 9);
-		out_uuid(o, "uuid", members[i].uuid);
-		out_obj_end(o);
-	}
+	for (i = 0; i < q.nr_members && i < STRIA_MAX_MEMBERS; i++)
+		out_detail_member(o, &members[i], 1);
 	out_arr_end(o);
 	out_arr_begin(o, "spares");
 	for (i = q.nr_members; i < q.nr_members + q.nr_spares &&
-	     i < STRIA_MAX_MEMBERS + STRIA_MAX_SPARES; i++) {
-		out_obj_begin(o, NULL);
-		member_devname(members[i].major, members[i].minor, buf,
-			       sizeof(buf));
-		out_str(o, "device", buf);
-		snprintf(buf, sizeof(buf), "%u:%u", members[i].major,
-			 members[i].minor);
-		out_str(o, "dev", buf);
-		out_str(o, "state", state_name(members[i].state));
-		out_s64(o, "numa_node", members[i].numa_node == STRIA_NODE_AUTO ?
-			-1 : (int64_t)members[i].numa_node);
-		out_u64(o, "size_bytes", members[i].dev_sectors << 9);
-		out_uuid(o, "uuid", members[i].uuid);
-		out_obj_end(o);
-	}
+	     i < STRIA_MAX_MEMBERS + STRIA_MAX_SPARES; i++)
+		out_detail_member(o, &members[i], 0);
 	out_arr_end(o);
 	out_sync(o, &q);
 	if (c->fmt != OUT_EXPORT) {

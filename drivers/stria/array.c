@@ -507,6 +507,18 @@ static int stria_majority_node(struct stria_opened *o, u32 n)
 	return best;
 }
 
+/* Roles of the members in @state: bit i for role i. */
+static u64 stria_roles_in(const struct stria_array *a, u32 state)
+{
+	u64 roles = 0;
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++)
+		if (READ_ONCE(a->members[i].state) == state)
+			roles |= BIT_ULL(i);
+	return roles;
+}
+
 /**
  * stria_array_failed_roles() - roles of the members that have failed
  * @a: the array
@@ -515,24 +527,18 @@ static int stria_majority_node(struct stria_opened *o, u32 n)
  */
 u64 stria_array_failed_roles(const struct stria_array *a)
 {
-	u64 failed = 0;
-	u32 i;
-
-	for (i = 0; i < a->nr_members; i++)
-		if (READ_ONCE(a->members[i].state) == STRIA_STATE_FAILED)
-			failed |= BIT_ULL(i);
-	return failed;
+	return stria_roles_in(a, STRIA_STATE_FAILED);
 }
 
-static u64 stria_rebuilding_roles(const struct stria_array *a)
+/**
+ * stria_array_rebuilding_roles() - roles of the members being rebuilt
+ * @a: the array
+ *
+ * Return: bit i for role i, as a superblock records them.
+ */
+u64 stria_array_rebuilding_roles(const struct stria_array *a)
 {
-	u64 roles = 0;
-	u32 i;
-
-	for (i = 0; i < a->nr_members; i++)
-		if (READ_ONCE(a->members[i].state) == STRIA_STATE_REBUILDING)
-			roles |= BIT_ULL(i);
-	return roles;
+	return stria_roles_in(a, STRIA_STATE_REBUILDING);
 }
 
 /*
@@ -552,7 +558,7 @@ static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 	if (!sb)
 		return -ENOMEM;
 	a->sb_failed = stria_array_failed_roles(a);
-	a->sb_rebuilding = stria_rebuilding_roles(a);
+	a->sb_rebuilding = stria_array_rebuilding_roles(a);
 	WRITE_ONCE(a->events, a->events + 1);
 	for (i = 0; i < a->nr_members; i++) {
 		if ((a->sb_failed & BIT_ULL(i)) || !a->members[i].dev.bdev)

@@ -1392,8 +1392,7 @@ static void stria_sop_done(struct stria_sop *sop)
 		return;
 	}
 	if (st)
-		WRITE_ONCE(sync->err, st == BLK_STS_IOERR ? -EIO :
-			   blk_status_to_errno(st));
+		WRITE_ONCE(sync->err, blk_status_to_errno(st));
 	if (atomic_dec_and_test(&sync->pending))
 		complete(&sync->done);
 }
@@ -1603,14 +1602,12 @@ static int stria_raid56_sync_stripe(struct stria_array *a, u64 stripe,
 				    enum stria_sync_op op, u64 *mismatches)
 {
 	struct stria_raid56 *r = a->r56;
-	u32 nf = atomic_read(&a->nr_failed), k, rebuilding = 0, i;
+	u32 nf = atomic_read(&a->nr_failed), k;
 	struct stria_r56_sync sync = { .op = op, .err = 0 };
 
-	for (i = 0; i < a->nr_members; i++)
-		if (READ_ONCE(a->members[i].state) == STRIA_STATE_REBUILDING)
-			rebuilding++;
 	if (stripe >= a->geom.member_sectors >> a->geom.chunk_shift ||
-	    nf > r->np || (op == STRIA_SYNC_OP_REBUILD ? !rebuilding : nf))
+	    nf > r->np || (op == STRIA_SYNC_OP_REBUILD ?
+			   !stria_array_rebuilding_roles(a) : nf))
 		return -ENODEV;
 	atomic_set(&sync.pending, r->nr_slices);
 	atomic64_set(&sync.mismatches, 0);

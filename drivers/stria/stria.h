@@ -331,6 +331,7 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 		       u32 *role);
 int stria_array_update_sbs(struct stria_array *a);
 u64 stria_array_failed_roles(const struct stria_array *a);
+u64 stria_array_rebuilding_roles(const struct stria_array *a);
 int stria_array_take_spares(struct stria_array *a);
 int stria_array_flush_members(struct stria_array *a);
 struct stria_array *stria_array_find(const char *name, u32 index, bool next);

@@ -104,16 +104,6 @@ u64 stria_array_io_count(struct stria_array *a)
 	return n;
 }
 
-static bool stria_sync_any_rebuilding(const struct stria_array *a)
-{
-	u32 i;
-
-	for (i = 0; i < a->nr_members; i++)
-		if (READ_ONCE(a->members[i].state) == STRIA_STATE_REBUILDING)
-			return true;
-	return false;
-}
-
 /*
  * The throttle's window: speed is measured, and the array found busy or
  * idle, over about a second.
@@ -244,7 +234,7 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 		ret = flush_err;
 	mutex_lock(&a->sb_lock);
 	if (action == STRIA_SYNC_REBUILD) {
-		if (!ret || !stria_sync_any_rebuilding(a))
+		if (!ret || !stria_array_rebuilding_roles(a))
 			s->rebuild_ckpt = 0;
 		else if (!flush_err)
 			s->rebuild_ckpt = pos;
@@ -306,7 +296,8 @@ static void stria_sync_work(struct work_struct *work)
 			ret = -EINTR;
 			break;
 		}
-		if (op == STRIA_SYNC_OP_REBUILD && !stria_sync_any_rebuilding(a)) {
+		if (op == STRIA_SYNC_OP_REBUILD &&
+		    !stria_array_rebuilding_roles(a)) {
 			/* the members being rebuilt have failed */
 			ret = -EIO;
 			break;
@@ -387,7 +378,7 @@ void stria_sync_kick(struct stria_array *a, bool after_error)
 		s->rebuild_ckpt = 0;
 		mutex_unlock(&a->sb_lock);
 	}
-	if (stria_sync_any_rebuilding(a)) {
+	if (stria_array_rebuilding_roles(a)) {
 		/* the superblocks name the roles being rebuilt before it runs */
 		stria_array_update_sbs(a);
 		stria_sync_begin(a, STRIA_SYNC_REBUILD, s->rebuild_ckpt,
@@ -449,7 +440,7 @@ int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
 		ret = -EBUSY;
 	} else if (atomic_read(&a->nr_failed)) {
 		snprintf(msg, STRIA_MSG_LEN, "array '%s' is %s: a scrub needs every member in sync",
-			 a->name, stria_sync_any_rebuilding(a) ?
+			 a->name, stria_array_rebuilding_roles(a) ?
 			 "being rebuilt" : "degraded");
 		ret = -EINVAL;
 	} else {

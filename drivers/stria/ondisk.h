@@ -56,6 +56,14 @@
 #define STRIA_SB_LAYOUT_RAID56	1U		/* geom.h RAID5/6 layout version */
 #define STRIA_SB_DATA_OFFSET	2048ULL		/* sectors: 1 MiB */
 #define STRIA_SB_NAME_LEN	32		/* bytes, NUL-padded */
+#define STRIA_SB_BITMAP_OFFSET	8U		/* sectors: right after the superblock */
+#define STRIA_SB_BITMAP_BLOCK	4096U		/* bytes written at once */
+/* bitmap bytes available between the superblock and the data area */
+#define STRIA_SB_BITMAP_BYTES	((STRIA_SB_DATA_OFFSET - STRIA_SB_BITMAP_OFFSET) * 512U)
+#define STRIA_SB_BITMAP_MAX_REGIONS	(STRIA_SB_BITMAP_BYTES * 8U)
+/* region size when create names none: 64 MiB, mdadm's default */
+#define STRIA_SB_BITMAP_DEFAULT_CHUNK	131072U	/* sectors */
+#define STRIA_SB_BITMAP_MAX_CHUNK	(1U << 31)	/* sectors: 1 TiB */
 #define STRIA_SB_UUID_LEN	16
 
 /* state */
@@ -78,10 +86,16 @@
  * STRIA_SB_FEAT_INCOMPAT_REBUILD is set exactly while @rebuilding names a
  * role: such a member holds data only up to @rebuild_offset, and code that
  * does not know the field would assemble it as in sync and read garbage.
+ *
+ * STRIA_SB_FEAT_INCOMPAT_BITMAP: the array keeps a write-intent bitmap at
+ * @bitmap_offset; code that does not maintain it would leave it stale, and
+ * a later resync trusting it would skip regions written meanwhile.
  */
 #define STRIA_SB_FEAT_INCOMPAT_REBUILD	(1ULL << 0)
+#define STRIA_SB_FEAT_INCOMPAT_BITMAP	(1ULL << 1)
 #define STRIA_SB_FEAT_COMPAT_KNOWN	0ULL
-#define STRIA_SB_FEAT_INCOMPAT_KNOWN	STRIA_SB_FEAT_INCOMPAT_REBUILD
+#define STRIA_SB_FEAT_INCOMPAT_KNOWN	(STRIA_SB_FEAT_INCOMPAT_REBUILD | \
+					 STRIA_SB_FEAT_INCOMPAT_BITMAP)
 
 /**
  * struct stria_sb - the superblock at byte 0 of every member
@@ -117,6 +131,11 @@
  *	@failed; nonzero exactly when STRIA_SB_FEAT_INCOMPAT_REBUILD is set
  * @scrub_offset: member sectors where an interrupted scrub goes on
  * @scrub_end: member sectors where that scrub ends
+ * @bitmap_offset: first sector of the write-intent bitmap on the member,
+ *	STRIA_SB_BITMAP_OFFSET; 0 without a bitmap
+ * @bitmap_chunk: member data sectors one bit of the bitmap covers (a
+ *	region), a power of two, at least the chunk; 0 without a bitmap.
+ *	Set, with @bitmap_offset, exactly when STRIA_SB_FEAT_INCOMPAT_BITMAP is
  * @reserved: zero
  * @crc: CRC-32C of bytes 0 .. STRIA_SB_CRC_OFFSET - 1
  */
@@ -148,15 +167,92 @@ struct stria_sb {
 	__le64	rebuilding;			/*  192 */
 	__le64	scrub_offset;			/*  200 */
 	__le64	scrub_end;			/*  208 */
-	__u8	reserved[STRIA_SB_CRC_OFFSET - 216];	/*  216 */
+	__le32	bitmap_offset;			/*  216 */
+	__le32	bitmap_chunk;			/*  220 */
+	__u8	reserved[STRIA_SB_CRC_OFFSET - 224];	/*  224 */
 	__le32	crc;				/* 4092 */
 };
 
 static_assert(sizeof(struct stria_sb) == STRIA_SB_SIZE, "superblock is 4 KiB");
 static_assert(offsetof(struct stria_sb, crc) == STRIA_SB_CRC_OFFSET,
 	      "CRC is the last word");
-static_assert(offsetof(struct stria_sb, reserved) == 216,
-	      "sync fields end at byte 216");
+static_assert(offsetof(struct stria_sb, reserved) == 224,
+	      "bitmap fields end at byte 224");
+
+/*
+ * The write-intent bitmap: bit r (byte r / 8, bit r % 8) of the area at
+ * bitmap_offset is set while member data sectors [r * bitmap_chunk,
+ * (r + 1) * bitmap_chunk) of every member may hold a write whose parity is
+ * not known to be on stable storage. The same bitmap is on every member;
+ * an assembly takes the union of the members in sync.
+ */
+
+/* log2 of a power of two */
+static inline __u32 stria_bitmap_shift(__u32 pow2)
+{
+	__u32 shift = 0;
+
+	while (shift < 31 && (1U << shift) < pow2)
+		shift++;
+	return shift;
+}
+
+/**
+ * stria_bitmap_regions() - bits of a bitmap
+ * @data_sectors: member data sectors (stria_sb.data_sectors)
+ * @bitmap_chunk: sectors per region, a power of two
+ *
+ * Return: the regions covering @data_sectors.
+ */
+static inline __u64 stria_bitmap_regions(__u64 data_sectors,
+					 __u32 bitmap_chunk)
+{
+	__u32 shift = stria_bitmap_shift(bitmap_chunk);
+
+	return (data_sectors + bitmap_chunk - 1) >> shift;
+}
+
+/**
+ * stria_bitmap_chunk_ok() - can a bitmap with this region size be used?
+ * @data_sectors: member data sectors
+ * @chunk_sectors: the array's chunk
+ * @bitmap_chunk: sectors per region
+ *
+ * Return: true when @bitmap_chunk is a power of two from @chunk_sectors to
+ * STRIA_SB_BITMAP_MAX_CHUNK and its bits fit in STRIA_SB_BITMAP_BYTES.
+ */
+static inline int stria_bitmap_chunk_ok(__u64 data_sectors,
+					__u32 chunk_sectors, __u32 bitmap_chunk)
+{
+	return bitmap_chunk >= chunk_sectors &&
+	       bitmap_chunk <= STRIA_SB_BITMAP_MAX_CHUNK &&
+	       !(bitmap_chunk & (bitmap_chunk - 1)) &&
+	       stria_bitmap_regions(data_sectors, bitmap_chunk) <=
+	       STRIA_SB_BITMAP_MAX_REGIONS;
+}
+
+/**
+ * stria_bitmap_min_chunk() - the smallest region size that fits
+ * @data_sectors: member data sectors
+ * @chunk_sectors: the array's chunk, a power of two
+ * @want: the region size asked for, or 0 for STRIA_SB_BITMAP_DEFAULT_CHUNK
+ *
+ * Return: @want (or the default) raised to the chunk size and then doubled
+ * until the bitmap fits in the area before the data; a bitmap smaller than
+ * asked is never chosen. 0 when nothing fits (only for absurd sizes).
+ */
+static inline __u32 stria_bitmap_min_chunk(__u64 data_sectors,
+					   __u32 chunk_sectors, __u32 want)
+{
+	__u64 c = want ? want : STRIA_SB_BITMAP_DEFAULT_CHUNK;
+
+	if (c < chunk_sectors)
+		c = chunk_sectors;
+	while (c <= STRIA_SB_BITMAP_MAX_CHUNK &&
+	       !stria_bitmap_chunk_ok(data_sectors, chunk_sectors, (__u32)c))
+		c <<= 1;
+	return c <= STRIA_SB_BITMAP_MAX_CHUNK ? (__u32)c : 0;
+}
 
 #ifndef __KERNEL__
 /*
@@ -308,6 +404,17 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 			 scrub, (unsigned long long)stria_le64(sb->scrub_offset),
 			 (unsigned long long)stria_le64(sb->scrub_end),
 			 (unsigned long long)dsec);
+		return -EBADMSG;
+	}
+	if ((incompat & STRIA_SB_FEAT_INCOMPAT_BITMAP) ?
+	    (!level || stria_le32(sb->bitmap_offset) != STRIA_SB_BITMAP_OFFSET ||
+	     !stria_bitmap_chunk_ok(dsec, stria_le32(sb->chunk_sectors),
+				    stria_le32(sb->bitmap_chunk))) :
+	    (sb->bitmap_offset || sb->bitmap_chunk)) {
+		snprintf(why, len, "bad write-intent bitmap: offset %u, %u-sector regions over %llu sectors, features 0x%llx",
+			 stria_le32(sb->bitmap_offset),
+			 stria_le32(sb->bitmap_chunk),
+			 (unsigned long long)dsec, (unsigned long long)incompat);
 		return -EBADMSG;
 	}
 	if (stria_le64(sb->data_offset) != STRIA_SB_DATA_OFFSET ||

@@ -81,6 +81,7 @@ struct stria_ioc_info {
 /* stria_ioc_array.flags */
 #define STRIA_ARRAY_F_LAYOUT	(1U << 0)	/* create: @layout is set */
 #define STRIA_ARRAY_F_FORCE	(1U << 1)	/* assemble: even dirty and degraded */
+#define STRIA_ARRAY_F_NO_BITMAP	(1U << 2)	/* create: RAID5/6 without a write-intent bitmap */
 
 /**
  * struct stria_ioc_array - create or assemble an array
@@ -110,7 +111,11 @@ struct stria_ioc_info {
  *	and RAID5/6 get STRIA_PARITY_LEFT_SYMMETRIC. RAID0 has no parity
  *	layout: the flag is refused there. Assemble: zero, the layout comes
  *	from the superblocks. Out (create): the layout used.
- * @reserved0: in: must be zero
+ * @bitmap_chunk: in (create, RAID5/6): member data sectors one bit of the
+ *	write-intent bitmap covers, a power of two from @chunk_sectors up;
+ *	0 for the default (64 MiB, raised until the bitmap fits before the
+ *	data area). Zero with STRIA_ARRAY_F_NO_BITMAP, on RAID0 (no bitmap)
+ *	and for assemble. Out (create): the region size used, 0 for none.
  * @reserved: in: must be zero
  */
 struct stria_ioc_array {
@@ -127,7 +132,7 @@ struct stria_ioc_array {
 	__u8 uuid[STRIA_UUID_LEN];
 	char msg[STRIA_MSG_LEN];
 	__u32 layout;
-	__u32 reserved0;
+	__u32 bitmap_chunk;
 	__u64 reserved[7];
 };
 
@@ -254,6 +259,9 @@ struct stria_ioc_member {
  * @sync_result: out: 0 while a sync runs or when the last one ended
  *	well or none ran; -EIO when it stopped on a member error, -ENODEV when
  *	too few members were left, -EINTR when it was stopped on request
+ * @bitmap_chunk: out: member data sectors per bit of the write-intent
+ *	bitmap; 0 when the array has none
+ * @bitmap_dirty: out: regions whose bit is set on the members now
  * @reserved: in: must be zero
  */
 struct stria_ioc_query {
@@ -288,6 +296,8 @@ struct stria_ioc_query {
 	__u32 sync_speed_min;
 	__u32 sync_speed_max;
 	__s32 sync_result;
+	__u32 bitmap_chunk;
+	__u32 bitmap_dirty;
 	__u64 reserved[1];
 };
 

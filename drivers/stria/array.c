@@ -110,6 +110,7 @@ static const struct block_device_operations stria_disk_fops = {
  * @scrub_action: an interrupted scrub to resume, STRIA_SB_SCRUB_*
  * @scrub_offset: where it goes on
  * @scrub_end: where it ends
+ * @bitmap_chunk: region size of the write-intent bitmap, 0 for none
  * @dirty: the freshest superblock says active: the array was not stopped
  *	cleanly, and stripes written then may have parity that does not
  *	match their data
@@ -126,6 +127,7 @@ struct stria_opened {
 	u32 scrub_action;
 	u64 scrub_offset;
 	u64 scrub_end;
+	u32 bitmap_chunk;
 	bool dirty;
 };
 
@@ -198,7 +200,10 @@ static int stria_zero_parity_data(struct stria_spec *spec,
 	if (!stria_geom_nr_parity(g))
 		return 0;
 	for (i = 0; i < spec->nr_members; i++) {
-		ret = blkdev_issue_zeroout(o->dev[i].bdev, STRIA_SB_DATA_OFFSET,
+		/* the write-intent bitmap's area too: no region dirty */
+		ret = blkdev_issue_zeroout(o->dev[i].bdev, STRIA_SB_BITMAP_OFFSET,
+					   STRIA_SB_DATA_OFFSET -
+					   STRIA_SB_BITMAP_OFFSET +
 					   g->member_sectors, GFP_KERNEL, 0);
 		if (ret) {
 			stria_fail(spec, i, "%s: cannot zero the data area so the parity starts consistent: error %d",
@@ -229,6 +234,21 @@ static int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
 	if (stria_geom_init(g, spec->level, spec->layout, spec->nr_members,
 			    spec->chunk_sectors, min - STRIA_SB_DATA_OFFSET)) {
 		stria_fail(spec, STRIA_NO_MEMBER, "invalid geometry");
+		return -EINVAL;
+	}
+	if (!spec->bitmap)
+		return 0;
+	o->bitmap_chunk = stria_bitmap_min_chunk(g->member_sectors,
+						 spec->chunk_sectors,
+						 spec->bitmap_chunk);
+	if (!o->bitmap_chunk || (spec->bitmap_chunk &&
+				 o->bitmap_chunk != spec->bitmap_chunk)) {
+		stria_fail(spec, STRIA_NO_MEMBER, "bitmap regions of %u sectors: %llu regions of %llu member sectors do not fit in the %u bits before the data; use %u sectors or more",
+			   spec->bitmap_chunk,
+			   stria_bitmap_regions(g->member_sectors,
+						spec->bitmap_chunk),
+			   g->member_sectors, (u32)STRIA_SB_BITMAP_MAX_REGIONS,
+			   o->bitmap_chunk);
 		return -EINVAL;
 	}
 	return 0;
@@ -447,6 +467,7 @@ static int stria_check_assemble(struct stria_spec *spec,
 	o->scrub_offset = le64_to_cpu(f->scrub_offset);
 	o->scrub_end = le64_to_cpu(f->scrub_end);
 	o->dirty = le32_to_cpu(f->state) == STRIA_SB_STATE_ACTIVE;
+	o->bitmap_chunk = le32_to_cpu(f->bitmap_chunk);
 	if (spec->nr_members > o->nr_roles + STRIA_MAX_SPARES) {
 		stria_fail(spec, STRIA_NO_MEMBER, "array '%.31s' has %u members and at most %u spares, %u devices given",
 			   s0->name, o->nr_roles, STRIA_MAX_SPARES,
@@ -783,6 +804,7 @@ static void stria_array_free(struct stria_array *a)
 	/* nothing may fail a member any more; make sure no write is left */
 	cancel_work_sync(&a->sb_work);
 	cancel_work_sync(&a->sync.work);
+	stria_bitmap_free(a);
 	mutex_destroy(&a->sb_lock);
 	mutex_destroy(&a->cfg_lock);
 	for (i = 0; i < a->nr_members; i++)
@@ -847,8 +869,12 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	if (o->dirty && stria_geom_nr_parity(g) &&
 	    !(o->failed | o->rebuilding)) {
 		/* any stripe may have been cut short: all of them, from 0 */
-		pr_warn("%s: was not stopped cleanly: the parity of every stripe is resynced\n",
-			spec->name);
+		if (o->bitmap_chunk)
+			pr_warn("%s: was not stopped cleanly: the parity of the regions its write-intent bitmap has dirty is resynced\n",
+				spec->name);
+		else
+			pr_warn("%s: was not stopped cleanly: the parity of every stripe is resynced\n",
+				spec->name);
 		a->sync.scrub_action = STRIA_SB_SCRUB_RESYNC;
 		a->sync.scrub_pos = 0;
 		a->sync.scrub_end = g->member_sectors;
@@ -1006,6 +1032,13 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 		stria_fail(spec, STRIA_NO_MEMBER, "out of memory");
 		goto out_close;
 	}
+	ret = stria_bitmap_init(a, o.bitmap_chunk, spec->assemble);
+	if (ret) {
+		stria_fail(spec, STRIA_NO_MEMBER, "cannot set up the write-intent bitmap: error %d",
+			   ret);
+		stria_array_free(a);
+		goto out_free;
+	}
 	ret = stria_array_build(a);
 	if (ret) {
 		stria_fail(spec, STRIA_NO_MEMBER, "cannot set up the array device: error %d",
@@ -1024,6 +1057,7 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 		a->nr_members, atomic_read(&a->nr_failed), a->nr_spares,
 		1U << (a->geom.chunk_shift - 1),
 		stria_geom_array_sectors(&a->geom), a->node);
+	stria_bitmap_run(a);
 	/* a rebuild or scrub to resume, or a spare for a failed role */
 	mutex_lock(&a->cfg_lock);
 	stria_sync_kick(a, false);
@@ -1077,6 +1111,7 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	 * the clean superblocks below record the failed members too.
 	 */
 	cancel_work_sync(&a->sb_work);
+	stria_bitmap_stop(a);
 	mutex_lock(&a->sb_lock);
 	ret = stria_write_sbs(a, STRIA_SB_STATE_CLEAN, NULL);
 	mutex_unlock(&a->sb_lock);
@@ -1403,6 +1438,7 @@ int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 		goto out_unlock;
 	}
 	stria_link_holder(a, sp);
+	stria_bitmap_add(a, sp);
 	trace_stria_spare(a->index, dev, true);
 	pr_info("stria%d: %pg added to '%s' as a spare\n", a->index,
 		sp->dev.bdev, a->name);

@@ -30,7 +30,7 @@
 #define STRIA_FEATURES		(STRIA_FEAT_INFO | STRIA_FEAT_RAID0 | \
 				 STRIA_FEAT_RAID5 | STRIA_FEAT_RAID6 | \
 				 STRIA_FEAT_FAIL | STRIA_FEAT_SPARES | \
-				 STRIA_FEAT_SYNC)
+				 STRIA_FEAT_SYNC | STRIA_FEAT_BITMAP)
 
 /* The ABI's parity layout numbers are geom.h's (and md's). */
 static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
@@ -149,16 +149,41 @@ static int stria_check_level(struct stria_ioc_array *req)
 	return 0;
 }
 
+/*
+ * Create: the write-intent bitmap's region size. Whether it fits before the
+ * data area depends on the members' size: stria_array_start() checks that.
+ */
+static int stria_check_bitmap(struct stria_ioc_array *req)
+{
+	u32 b = req->bitmap_chunk;
+
+	if (!req->level) {
+		if (b)
+			return stria_refuse(req, "RAID0 has no redundancy to resync and keeps no write-intent bitmap");
+		req->flags &= ~STRIA_ARRAY_F_NO_BITMAP;
+		return 0;
+	}
+	if ((req->flags & STRIA_ARRAY_F_NO_BITMAP) && b)
+		return stria_refuse(req, "a bitmap region size was given with no bitmap");
+	if (b && (b & (b - 1) || b < req->chunk_sectors ||
+		  b > STRIA_SB_BITMAP_MAX_CHUNK))
+		return stria_refuse(req, "bitmap region of %u sectors: it must be a power of two from the chunk (%u sectors) to %u sectors (1 TiB)",
+				    b, req->chunk_sectors,
+				    STRIA_SB_BITMAP_MAX_CHUNK);
+	return 0;
+}
+
 static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 {
 	u32 c = req->chunk_sectors;
 
-	if (req->flags & ~(STRIA_ARRAY_F_LAYOUT | STRIA_ARRAY_F_FORCE))
+	if (req->flags & ~(STRIA_ARRAY_F_LAYOUT | STRIA_ARRAY_F_FORCE |
+			   STRIA_ARRAY_F_NO_BITMAP))
 		return stria_refuse(req, "unknown flags 0x%x", req->flags);
 	if (!assemble && (req->flags & STRIA_ARRAY_F_FORCE))
 		return stria_refuse(req, "force is for assemble only");
 	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)) ||
-	    req->reserved0 || req->index || req->err_member ||
+	    req->index || req->err_member ||
 	    memchr_inv(req->uuid, 0, sizeof(req->uuid)) ||
 	    memchr_inv(req->msg, 0, sizeof(req->msg)))
 		return stria_refuse(req, "reserved and output fields must be zero");
@@ -177,8 +202,8 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 		return stria_refuse(req, "NUMA node %u is not online", req->numa_node);
 	if (assemble) {
 		if (req->level || c || (req->flags & ~STRIA_ARRAY_F_FORCE) ||
-		    req->layout)
-			return stria_refuse(req, "level, chunk and layout come from the superblocks; pass 0");
+		    req->layout || req->bitmap_chunk)
+			return stria_refuse(req, "level, chunk, layout and bitmap come from the superblocks; pass 0");
 		if (req->name[0] && !stria_name_valid(req->name))
 			return stria_refuse(req, "invalid array name");
 		return 0;
@@ -193,7 +218,7 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 		return stria_refuse(req, "chunk of %u sectors is out of range (%u to %u, 4 KiB to 1 MiB)",
 		       c, STRIA_GEOM_MIN_CHUNK_SECTORS,
 		       STRIA_GEOM_MAX_CHUNK_SECTORS);
-	return 0;
+	return stria_check_bitmap(req);
 }
 
 static void stria_free_paths(char **paths, u32 n)
@@ -269,6 +294,8 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 	spec.level = req->level;
 	spec.layout = req->layout;
 	spec.chunk_sectors = req->chunk_sectors;
+	spec.bitmap = req->level && !(req->flags & STRIA_ARRAY_F_NO_BITMAP);
+	spec.bitmap_chunk = req->bitmap_chunk;
 	spec.nr_members = req->nr_members;
 	spec.node = req->numa_node == STRIA_NODE_AUTO ? NUMA_NO_NODE :
 		    (int)req->numa_node;
@@ -280,6 +307,7 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 	ret = stria_array_start(&spec, &a);
 	if (!ret) {
 		req->index = a->index;
+		req->bitmap_chunk = stria_bitmap_chunk(a);
 		memcpy(req->uuid, a->uuid, sizeof(req->uuid));
 		memcpy(req->name, a->name, sizeof(req->name));
 	}
@@ -372,6 +400,9 @@ static void stria_query_sync(struct stria_array *a, struct stria_ioc_query *q)
 	q->sync_speed_min = READ_ONCE(s->speed_min);
 	q->sync_speed_max = READ_ONCE(s->speed_max);
 	q->sync_result = READ_ONCE(s->result);
+	q->bitmap_chunk = stria_bitmap_chunk(a);
+	if (a->wib)
+		q->bitmap_dirty = stria_bitmap_dirty(a);
 }
 
 static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)

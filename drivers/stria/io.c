@@ -57,6 +57,9 @@ MODULE_PARM_DESC(max_read_repairs,
  *	request and is kept: the request, queued again, rebuilds that
  *	member's part and writes it back there; 0 for none. Kept across the
  *	requeue (RQF_DONTPREP marks a request seen before)
+ * @wib_held: a RAID5/6 write holds its region of the write-intent bitmap
+ *	(stria_rq_bitmap_begin()) until it ends; kept across a requeue
+ * @wib_region: that region
  * @inline_used: @inline_clone carries this request's clone
  * @inline_clone: the clone of a request's first bio, so the common request
  *	(one bio, one member) allocates nothing; further clones come from the
@@ -68,6 +71,8 @@ struct stria_cmd {
 	struct irq_work end_work;
 	bool retry;
 	u32 repair;
+	bool wib_held;
+	u32 wib_region;
 	bool inline_used;
 	struct stria_clone inline_clone;
 };
@@ -212,6 +217,10 @@ void stria_rq_put(struct request *rq, blk_status_t st)
 		blk_mq_requeue_request(rq, true);
 		return;
 	}
+	if (cmd->wib_held) {
+		stria_bitmap_write_end(a, cmd->wib_region);
+		cmd->wib_held = false;
+	}
 	st = READ_ONCE(cmd->status);
 	if (unlikely(st))
 		this_cpu_inc(a->stats->errors);
@@ -219,6 +228,28 @@ void stria_rq_put(struct request *rq, blk_status_t st)
 		irq_work_queue(&cmd->end_work);
 	else
 		blk_mq_end_request(rq, st);
+}
+
+/**
+ * stria_rq_bitmap_begin() - hold a write's region of the write-intent bitmap
+ * @a: the array
+ * @rq: a write request, before it starts
+ * @member_sector: a member sector of the stripe it writes
+ *
+ * May sleep: the region's bit is written to the members first when it is
+ * not there yet. The region is let go when the request ends. Nothing to do
+ * without a bitmap, or when @rq holds its region already (queued again).
+ */
+void stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
+			   u64 member_sector)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	if (!a->wib || cmd->wib_held)
+		return;
+	cmd->wib_region = stria_bitmap_region(a, member_sector);
+	stria_bitmap_write_begin(a, cmd->wib_region);
+	cmd->wib_held = true;
 }
 
 /*
@@ -501,16 +532,24 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct stria_array *a = hctx->queue->queuedata;
 	struct request *rq = bd->rq;
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	blk_status_t st;
 
 	cmd->inline_used = false;
 	if (!(rq->rq_flags & RQF_DONTPREP)) {
 		/* a new request, not one queued again */
 		cmd->repair = 0;
+		cmd->wib_held = false;
 		rq->rq_flags |= RQF_DONTPREP;
 	}
 	if (req_op(rq) == REQ_OP_FLUSH)
 		return stria_flush(a, rq);
-	return a->ops->queue_rq(a, rq);
+	st = a->ops->queue_rq(a, rq);
+	if (unlikely(st != BLK_STS_OK) && cmd->wib_held) {
+		/* not started: blk-mq retries it or ends it without us */
+		stria_bitmap_write_end(a, cmd->wib_region);
+		cmd->wib_held = false;
+	}
+	return st;
 }
 
 /*

@@ -121,6 +121,7 @@ struct stria_level_ops {
 };
 
 struct stria_raid56;
+struct stria_wib;
 
 /**
  * struct stria_sync - the array's background sync (sync.c)
@@ -137,6 +138,8 @@ struct stria_raid56;
  * @end: member sector it ends at
  * @pos: member sectors done up to (from the data area's start)
  * @mismatches: sectors of wrong parity the check or repair found
+ * @skipped: member sectors the running or last resync skipped because the
+ *	write-intent bitmap had their region clean
  * @speed: KiB/s per member over the last second, 0 when idle
  * @speed_min: floor while the array has other I/O, KiB/s (sysfs)
  * @speed_max: ceiling, KiB/s (sysfs)
@@ -158,6 +161,7 @@ struct stria_sync {
 	u64 end;
 	u64 pos;
 	u64 mismatches;
+	u64 skipped;
 	u32 speed;
 	u32 speed_min;
 	u32 speed_max;
@@ -188,6 +192,7 @@ struct stria_sync {
  * @bioset: clones sent to members
  * @stats: per-CPU counters
  * @r56: RAID5/6 state (raid56.c), NULL on RAID0
+ * @wib: write-intent bitmap (bitmap.c), NULL when the array has none
  * @nr_failed: members not in sync: STRIA_STATE_FAILED or _REBUILDING
  * @sb_work: writes the superblocks after a member state change (array.c)
  * @sb_lock: serialises superblock writes and @events, @sb_failed
@@ -220,6 +225,7 @@ struct stria_array {
 	struct bio_set bioset;
 	struct stria_stats __percpu *stats;
 	struct stria_raid56 *r56;
+	struct stria_wib *wib;
 	atomic_t nr_failed;
 	struct work_struct sb_work;
 	struct mutex sb_lock;
@@ -253,6 +259,8 @@ struct stria_clone {
  * @level: RAID level (create)
  * @layout: RAID5/6 parity layout, STRIA_LAYOUT_* (create; 0 on RAID0)
  * @chunk_sectors: chunk size (create)
+ * @bitmap: create a write-intent bitmap (RAID5/6)
+ * @bitmap_chunk: its region size, 0 for the default
  * @nr_members: entries in @paths
  * @node: requested NUMA node, or NUMA_NO_NODE for automatic
  * @name: array name
@@ -266,6 +274,8 @@ struct stria_spec {
 	u32 level;
 	u32 layout;
 	u32 chunk_sectors;
+	bool bitmap;
+	u32 bitmap_chunk;
 	u32 nr_members;
 	int node;
 	char name[STRIA_NAME_LEN];
@@ -338,7 +348,23 @@ struct stria_array *stria_array_find(const char *name, u32 index, bool next);
 void stria_array_stop_all(void);
 unsigned int stria_array_count(void);
 
+/* bitmap.c */
+int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load);
+void stria_bitmap_run(struct stria_array *a);
+void stria_bitmap_add(struct stria_array *a, struct stria_member *m);
+void stria_bitmap_stop(struct stria_array *a);
+void stria_bitmap_free(struct stria_array *a);
+void stria_bitmap_write_begin(struct stria_array *a, u32 region);
+void stria_bitmap_write_end(struct stria_array *a, u32 region);
+u32 stria_bitmap_region(const struct stria_array *a, u64 member_sector);
+u64 stria_bitmap_next_dirty(struct stria_array *a, u64 pos);
+u32 stria_bitmap_dirty(struct stria_array *a);
+u32 stria_bitmap_chunk(const struct stria_array *a);
+ssize_t stria_bitmap_show(struct stria_array *a, char *buf);
+
 /* superblock.c */
+int stria_sb_page_io(struct block_device *bdev, struct page *page,
+		     u64 sector, stria_opf_t opf);
 int stria_sb_read(struct block_device *bdev, struct stria_sb *sb);
 int stria_sb_write(struct block_device *bdev, const struct stria_sb *sb);
 u32 stria_sb_crc(const struct stria_sb *sb);
@@ -366,6 +392,8 @@ u32 stria_rq_repair_member(struct request *rq);
 void stria_rq_begin(struct request *rq);
 void stria_rq_get(struct request *rq);
 void stria_rq_put(struct request *rq, blk_status_t st);
+void stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
+			   u64 member_sector);
 void stria_bio_submit(struct bio *bio);
 void stria_clone_submit_part(struct stria_array *a, struct request *rq,
 			     struct stria_member *m, struct bio *src,

@@ -25,8 +25,17 @@ u32 stria_sb_crc(const struct stria_sb *sb)
 	return ~crc32c(~0U, sb, STRIA_SB_CRC_OFFSET);
 }
 
-static int stria_sb_io(struct block_device *bdev, struct page *page,
-		       stria_opf_t opf)
+/**
+ * stria_sb_page_io() - read or write 4 KiB of a member's metadata, and wait
+ * @bdev: the member
+ * @page: the data
+ * @sector: where: 0 for the superblock, the bitmap area after it
+ * @opf: REQ_OP_READ or _WRITE and flags
+ *
+ * Return: 0 or a negative errno.
+ */
+int stria_sb_page_io(struct block_device *bdev, struct page *page,
+		     u64 sector, stria_opf_t opf)
 {
 	struct bio *bio;
 	int ret;
@@ -34,7 +43,7 @@ static int stria_sb_io(struct block_device *bdev, struct page *page,
 	bio = stria_bio_alloc(bdev, 1, opf, GFP_KERNEL);
 	if (!bio)
 		return -ENOMEM;
-	bio->bi_iter.bi_sector = 0;
+	bio->bi_iter.bi_sector = sector;
 	__bio_add_page(bio, page, STRIA_SB_SIZE, 0);
 	ret = submit_bio_wait(bio);
 	bio_put(bio);
@@ -55,7 +64,7 @@ int stria_sb_read(struct block_device *bdev, struct stria_sb *sb)
 
 	if (!page)
 		return -ENOMEM;
-	ret = stria_sb_io(bdev, page, REQ_OP_READ | REQ_SYNC | REQ_META);
+	ret = stria_sb_page_io(bdev, page, 0, REQ_OP_READ | REQ_SYNC | REQ_META);
 	if (!ret)
 		memcpy(sb, page_address(page), sizeof(*sb));
 	__free_page(page);
@@ -80,7 +89,7 @@ int stria_sb_write(struct block_device *bdev, const struct stria_sb *sb)
 	if (!page)
 		return -ENOMEM;
 	memcpy(page_address(page), sb, sizeof(*sb));
-	ret = stria_sb_io(bdev, page, REQ_OP_WRITE | REQ_SYNC | REQ_META |
+	ret = stria_sb_page_io(bdev, page, 0, REQ_OP_WRITE | REQ_SYNC | REQ_META |
 			  REQ_PREFLUSH | REQ_FUA);
 	__free_page(page);
 	return ret;
@@ -119,10 +128,16 @@ void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
 	sb->failed = cpu_to_le64(a->sb_failed);
 	sb->parity_layout = cpu_to_le32(a->geom.layout);
 	if (a->sb_rebuilding) {
-		sb->features_incompat =
+		sb->features_incompat |=
 			cpu_to_le64(STRIA_SB_FEAT_INCOMPAT_REBUILD);
 		sb->rebuilding = cpu_to_le64(a->sb_rebuilding);
 		sb->rebuild_offset = cpu_to_le64(a->sync.rebuild_ckpt);
+	}
+	if (a->wib) {
+		sb->features_incompat |=
+			cpu_to_le64(STRIA_SB_FEAT_INCOMPAT_BITMAP);
+		sb->bitmap_offset = cpu_to_le32(STRIA_SB_BITMAP_OFFSET);
+		sb->bitmap_chunk = cpu_to_le32(stria_bitmap_chunk(a));
 	}
 	if (a->sync.scrub_action != STRIA_SB_SCRUB_NONE) {
 		sb->scrub_action = cpu_to_le32(a->sync.scrub_action);

@@ -259,7 +259,11 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 	stria_array_update_sbs(a);
 	trace_stria_sync(a->index, action, 2, pos, s->end,
 			 READ_ONCE(s->mismatches), ret);
-	if (!ret)
+	if (!ret && action == STRIA_SYNC_RESYNC && a->wib)
+		pr_info("stria%d: resync done (%llu of %llu sectors per member in regions the write-intent bitmap had dirty)\n",
+			a->index, s->end - s->start - s->skipped,
+			s->end - s->start);
+	else if (!ret)
 		pr_info("stria%d: %s done (%llu sectors per member%s)\n",
 			a->index, stria_sync_action_name(action),
 			s->end - s->start,
@@ -287,7 +291,7 @@ static void stria_sync_work(struct work_struct *work)
 	enum stria_sync_op op = stria_sync_op(action);
 	unsigned long ckpt = jiffies;
 	struct stria_throttle t;
-	u64 pos = s->pos, mism = s->mismatches;
+	u64 pos = s->pos, mism = s->mismatches, skipped = 0;
 	int ret = 0;
 
 	stria_throttle_init(a, &t, pos);
@@ -295,6 +299,18 @@ static void stria_sync_work(struct work_struct *work)
 		if (READ_ONCE(s->stop)) {
 			ret = -EINTR;
 			break;
+		}
+		if (action == STRIA_SYNC_RESYNC) {
+			/* the write-intent bitmap says where writes were cut */
+			u64 next = min(stria_bitmap_next_dirty(a, pos), s->end);
+
+			if (next > pos) {
+				skipped += next - pos;
+				pos = next;
+				WRITE_ONCE(s->pos, pos);
+				WRITE_ONCE(s->skipped, skipped);
+				continue;
+			}
 		}
 		if (op == STRIA_SYNC_OP_REBUILD &&
 		    !stria_array_rebuilding_roles(a)) {
@@ -314,7 +330,8 @@ static void stria_sync_work(struct work_struct *work)
 			stria_sync_checkpoint(a, action, pos);
 			ckpt = jiffies;
 		}
-		stria_sync_throttle(a, &t, pos);
+		/* skipped regions cost nothing: only the work done counts */
+		stria_sync_throttle(a, &t, pos - skipped);
 		cond_resched();
 	}
 	stria_sync_finish(a, pos, ret);
@@ -332,6 +349,7 @@ static void stria_sync_begin(struct stria_array *a, u32 action, u64 start,
 		  0 : start;
 	s->end = end;
 	WRITE_ONCE(s->pos, start);
+	WRITE_ONCE(s->skipped, 0);
 	WRITE_ONCE(s->stop, false);
 	WRITE_ONCE(s->speed, 0);
 	WRITE_ONCE(s->result, 0);

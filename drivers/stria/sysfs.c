@@ -204,6 +204,14 @@ static ssize_t raid56_stats_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(raid56_stats);
 
+/* the write-intent bitmap, see bitmap.c; "none" without one */
+static ssize_t bitmap_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return stria_bitmap_show(dev_to_array(dev), buf);
+}
+static DEVICE_ATTR_RO(bitmap);
+
 static ssize_t sync_action_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
@@ -339,6 +347,7 @@ static struct attribute *stria_disk_attrs[] = {
 	&dev_attr_memory_nodes.attr,
 	&dev_attr_io_stat.attr,
 	&dev_attr_raid56_stats.attr,
+	&dev_attr_bitmap.attr,
 	&dev_attr_sync_action.attr,
 	&dev_attr_sync_completed.attr,
 	&dev_attr_sync_speed.attr,

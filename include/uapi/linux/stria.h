@@ -29,6 +29,7 @@
 #define STRIA_FEAT_FAIL		(1ULL << 4)	/* STRIA_IOC_MEMBER: OP_FAIL */
 #define STRIA_FEAT_SPARES	(1ULL << 5)	/* STRIA_IOC_MEMBER: OP_ADD, OP_REMOVE; rebuild */
 #define STRIA_FEAT_SYNC		(1ULL << 6)	/* scrub: check, repair, stop */
+#define STRIA_FEAT_BITMAP	(1ULL << 7)	/* RAID5/6 write-intent bitmap, create's bitmap_chunk */
 
 #define STRIA_VERSION_LEN	32
 

@@ -130,12 +130,13 @@ all_states() {
 	echo "${roles[*]}${rest:+ | ${rest[*]}}"
 }
 
-# sb_sum DEV...: one checksum of the devices' superblock areas (first
-# MiB of each), read direct.
+# sb_sum DEV...: one checksum of the devices' superblocks (first 4 KiB of
+# each: the write-intent bitmap after them changes on its own while the
+# array runs), read direct.
 sb_sum() {
 	local d s
 	s=$(for d in "$@"; do
-		dd if="$d" bs=1M count=1 iflag=direct status=none
+		dd if="$d" bs=4k count=1 iflag=direct status=none
 	done | md5sum)
 	echo "${s%% *}"
 }

@@ -13,9 +13,10 @@
  * STRIA_WIB_CLEARING while the clearing daemon considers it. The fast path
  * of a write is one atomic increment that finds ONDISK set, and one
  * decrement when the request ends: no lock, nothing shared between regions.
- * Only a write into a clean region takes the bitmap's mutex, sets the bit
- * in the in-memory image and writes the image's 4 KiB block to every member
- * with FUA before the write goes on; queue_rq may sleep (BLK_MQ_F_BLOCKING).
+ * Only a write into a clean region waits: a worker sets the bit in the
+ * in-memory image and writes the image's 4 KiB block to every member with
+ * FUA, and the write is retried once it is there (see
+ * stria_bitmap_write_begin() for why queue_rq cannot wait for it itself).
  *
  * Bits are cleared lazily, as md does, by a delayed work item every
  * bitmap_clear_ms: a pass marks CLEARING on the idle regions whose bit is
@@ -84,6 +85,10 @@ struct stria_wib_io {
  *	only under @lock
  * @blk_dirty: blocks of @pages changed since they were last written
  * @lock: serialises changes of the image and the writes of it
+ * @want: regions writes wait to have on the members
+ * @setting: regions the update in flight sets (under @lock)
+ * @wq: runs @update; WQ_MEM_RECLAIM, as writes wait for it
+ * @update: writes the bits of @want
  * @daemon: the clearing pass
  * @marked: the last pass marked regions for clearing
  * @dirty: bits set in the image
@@ -100,6 +105,10 @@ struct stria_wib {
 	struct page **pages;
 	unsigned long *blk_dirty;
 	struct mutex lock;
+	unsigned long *want;
+	unsigned long *setting;
+	struct workqueue_struct *wq;
+	struct work_struct update;
 	struct delayed_work daemon;
 	bool marked;
 	atomic_t dirty;
@@ -219,16 +228,49 @@ static void stria_wib_write(struct stria_wib *w, struct stria_member *only)
 	}
 }
 
+/*
+ * Put the bits of the regions writes wait for on the members, then have
+ * blk-mq retry those writes. Worker context (@w->wq).
+ */
+static void stria_wib_update(struct work_struct *work)
+{
+	struct stria_wib *w = container_of(work, struct stria_wib, update);
+	u32 r;
+
+	mutex_lock(&w->lock);
+	for_each_set_bit(r, w->want, w->nr_regions) {
+		clear_bit(r, w->want);
+		if (atomic_read(&w->state[r]) & STRIA_WIB_ONDISK)
+			continue;
+		stria_wib_set(w, r, true);
+		__set_bit(r, w->setting);
+	}
+	stria_wib_write(w, NULL);
+	for_each_set_bit(r, w->setting, w->nr_regions) {
+		__clear_bit(r, w->setting);
+		atomic_or(STRIA_WIB_ONDISK, &w->state[r]);
+	}
+	mutex_unlock(&w->lock);
+	blk_mq_run_hw_queues(w->array->disk->queue, true);
+}
+
 /**
  * stria_bitmap_write_begin() - a write into a region is about to start
  * @a: the array, with a bitmap
  * @region: its region
  *
- * Process context, may sleep (only when the region's bit is not on the
- * members yet: then it is written there first). Paired with
- * stria_bitmap_write_end() once the write, parity included, is done.
+ * Any context; does not sleep. Paired with stria_bitmap_write_end() once
+ * the write, parity included, is done.
+ *
+ * queue_rq() may run inside the submitter's submit_bio(), where bios it
+ * submits wait on current->bio_list until it returns: it cannot wait for
+ * the bitmap's own writes. So a write into a region whose bit is not on
+ * the members yet starts that from a worker and is retried
+ * (BLK_STS_RESOURCE); the worker runs the queue again when it is done.
+ *
+ * Return: true when the write may go on; false when it must be retried.
  */
-void stria_bitmap_write_begin(struct stria_array *a, u32 region)
+bool stria_bitmap_write_begin(struct stria_array *a, u32 region)
 {
 	struct stria_wib *w = a->wib;
 	atomic_t *st = &w->state[region];
@@ -237,15 +279,12 @@ void stria_bitmap_write_begin(struct stria_array *a, u32 region)
 	if (likely(v & STRIA_WIB_ONDISK)) {
 		if (unlikely(v & STRIA_WIB_CLEARING))
 			atomic_andnot(STRIA_WIB_CLEARING, st);
-		return;
+		return true;
 	}
-	mutex_lock(&w->lock);
-	if (!(atomic_read(st) & STRIA_WIB_ONDISK)) {
-		stria_wib_set(w, region, true);
-		stria_wib_write(w, NULL);
-		atomic_or(STRIA_WIB_ONDISK, st);
-	}
-	mutex_unlock(&w->lock);
+	atomic_dec(st);
+	if (!test_and_set_bit(region, w->want))
+		queue_work(w->wq, &w->update);
+	return false;
 }
 
 /**
@@ -483,6 +522,10 @@ static void stria_wib_free(struct stria_wib *w)
 				__free_page(w->pages[b]);
 	kfree(w->pages);
 	bitmap_free(w->blk_dirty);
+	kvfree(w->want);
+	kvfree(w->setting);
+	if (w->wq)
+		destroy_workqueue(w->wq);
 	kvfree(w->state);
 	kfree(w);
 }
@@ -520,12 +563,19 @@ int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load)
 	w->nr_blocks = DIV_ROUND_UP(regions, STRIA_WIB_BLOCK_BITS);
 	mutex_init(&w->lock);
 	init_completion(&w->io.done);
+	INIT_WORK(&w->update, stria_wib_update);
 	INIT_DELAYED_WORK(&w->daemon, stria_wib_daemon);
 	w->state = kvzalloc_node(array_size(regions, sizeof(*w->state)),
 				 GFP_KERNEL, a->node);
 	w->pages = kcalloc(w->nr_blocks, sizeof(*w->pages), GFP_KERNEL);
 	w->blk_dirty = bitmap_zalloc(w->nr_blocks, GFP_KERNEL);
-	if (!w->state || !w->pages || !w->blk_dirty)
+	w->want = kvzalloc(BITS_TO_LONGS(regions) * sizeof(long), GFP_KERNEL);
+	w->setting = kvzalloc(BITS_TO_LONGS(regions) * sizeof(long),
+			      GFP_KERNEL);
+	w->wq = alloc_workqueue("stria_bitmap_%s", WQ_MEM_RECLAIM | WQ_HIGHPRI,
+				1, a->name);
+	if (!w->state || !w->pages || !w->blk_dirty || !w->want ||
+	    !w->setting || !w->wq)
 		goto out_free;
 	for (b = 0; b < w->nr_blocks; b++) {
 		w->pages[b] = alloc_pages_node(a->node, GFP_KERNEL | __GFP_ZERO,
@@ -606,6 +656,7 @@ void stria_bitmap_stop(struct stria_array *a)
 
 	if (!w)
 		return;
+	flush_work(&w->update);
 	cancel_delayed_work_sync(&w->daemon);
 	if (!stria_wib_may_clear(a) || !atomic_read(&w->dirty) ||
 	    stria_array_flush_members(a))
@@ -627,6 +678,7 @@ void stria_bitmap_free(struct stria_array *a)
 {
 	if (!a->wib)
 		return;
+	cancel_work_sync(&a->wib->update);
 	cancel_delayed_work_sync(&a->wib->daemon);
 	stria_wib_free(a->wib);
 	a->wib = NULL;

@@ -236,20 +236,25 @@ void stria_rq_put(struct request *rq, blk_status_t st)
  * @rq: a write request, before it starts
  * @member_sector: a member sector of the stripe it writes
  *
- * May sleep: the region's bit is written to the members first when it is
- * not there yet. The region is let go when the request ends. Nothing to do
- * without a bitmap, or when @rq holds its region already (queued again).
+ * The region is let go when the request ends. Nothing to do without a
+ * bitmap, or when @rq holds its region already (queued again).
+ *
+ * Return: true when the write may go on; false when the region's bit is
+ * being written to the members: return BLK_STS_RESOURCE, the queue is run
+ * again once it is there.
  */
-void stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
+bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
 			   u64 member_sector)
 {
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
 	if (!a->wib || cmd->wib_held)
-		return;
+		return true;
 	cmd->wib_region = stria_bitmap_region(a, member_sector);
-	stria_bitmap_write_begin(a, cmd->wib_region);
+	if (!stria_bitmap_write_begin(a, cmd->wib_region))
+		return false;
 	cmd->wib_held = true;
+	return true;
 }
 
 /*

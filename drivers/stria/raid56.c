@@ -1475,7 +1475,8 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 
 	if (!stria_r56_where(a, rq, &stripe, &off))
 		return BLK_STS_IOERR;
-	stria_rq_bitmap_begin(a, rq, stripe << shift);
+	if (!stria_rq_bitmap_begin(a, rq, stripe << shift))
+		return BLK_STS_RESOURCE;
 	stria_rq_begin(rq);
 	stria_count_io(a, rq);
 	for (k = 0; k < r->nr_slices; k++) {

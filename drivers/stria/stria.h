@@ -354,7 +354,7 @@ void stria_bitmap_run(struct stria_array *a);
 void stria_bitmap_add(struct stria_array *a, struct stria_member *m);
 void stria_bitmap_stop(struct stria_array *a);
 void stria_bitmap_free(struct stria_array *a);
-void stria_bitmap_write_begin(struct stria_array *a, u32 region);
+bool stria_bitmap_write_begin(struct stria_array *a, u32 region);
 void stria_bitmap_write_end(struct stria_array *a, u32 region);
 u32 stria_bitmap_region(const struct stria_array *a, u64 member_sector);
 u64 stria_bitmap_next_dirty(struct stria_array *a, u64 pos);
@@ -392,7 +392,7 @@ u32 stria_rq_repair_member(struct request *rq);
 void stria_rq_begin(struct request *rq);
 void stria_rq_get(struct request *rq);
 void stria_rq_put(struct request *rq, blk_status_t st);
-void stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
+bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
 			   u64 member_sector);
 void stria_bio_submit(struct bio *bio);
 void stria_clone_submit_part(struct stria_array *a, struct request *rq,

@@ -13,6 +13,7 @@
 
 #include "geom.h"
 #include "geom_vectors.h"
+#include "ondisk.h"
 #include "parity_plan.h"
 
 static void stria_vector_desc(const struct stria_geom_vector *v, char *desc)
@@ -190,6 +191,30 @@ static void stria_geom_rejects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, g.nr_members, 77U);
 }
 
+/*
+ * The write-intent bitmap's region sizes (ondisk.h), the same checks as
+ * selftests/unit/test_superblock.c runs in user space.
+ */
+static void stria_bitmap_sizes(struct kunit *test)
+{
+	u64 full = (u64)STRIA_SB_BITMAP_MAX_REGIONS * 128;
+
+	KUNIT_EXPECT_EQ(test, 63ULL, stria_bitmap_regions(129024, 2048));
+	KUNIT_EXPECT_EQ(test, 1ULL, stria_bitmap_regions(1, 2048));
+	KUNIT_EXPECT_EQ(test, 2ULL, stria_bitmap_regions(2049, 2048));
+	KUNIT_EXPECT_TRUE(test, stria_bitmap_chunk_ok(full, 128, 128));
+	KUNIT_EXPECT_FALSE(test, stria_bitmap_chunk_ok(full + 1, 128, 128));
+	KUNIT_EXPECT_TRUE(test, stria_bitmap_chunk_ok(full + 1, 128, 256));
+	KUNIT_EXPECT_FALSE(test, stria_bitmap_chunk_ok(1024, 128, 64));
+	KUNIT_EXPECT_FALSE(test, stria_bitmap_chunk_ok(1024, 128, 384));
+	/* the default, raised to the chunk, then until it fits */
+	KUNIT_EXPECT_EQ(test, STRIA_SB_BITMAP_DEFAULT_CHUNK,
+			stria_bitmap_min_chunk(129024, 128, 0));
+	KUNIT_EXPECT_EQ(test, 2048U, stria_bitmap_min_chunk(129024, 128, 2048));
+	KUNIT_EXPECT_EQ(test, 128U, stria_bitmap_min_chunk(129024, 128, 8));
+	KUNIT_EXPECT_EQ(test, 256U, stria_bitmap_min_chunk(full + 1, 128, 128));
+}
+
 static struct kunit_case stria_geom_cases[] = {
 	KUNIT_CASE_PARAM(stria_raid0_golden, stria_raid0_gen_params),
 	KUNIT_CASE(stria_raid0_roundtrip),
@@ -197,6 +222,7 @@ static struct kunit_case stria_geom_cases[] = {
 	KUNIT_CASE_PARAM(stria_raid56_golden, stria_raid56_gen_params),
 	KUNIT_CASE(stria_raid56_roundtrip),
 	KUNIT_CASE(stria_geom_rejects),
+	KUNIT_CASE(stria_bitmap_sizes),
 	{}
 };
 

@@ -228,7 +228,7 @@ static int cmd_version(struct ctx *c, int argc, char **argv)
 
 static const struct command commands[] = {
 	{ "create", cmd_create,
-	  "NAME --level 0|5|6 [--layout LAYOUT] [--chunk SIZE] [--numa-node N] [--force] [--yes] DEV...",
+	  "NAME --level 0|5|6 [--layout LAYOUT] [--chunk SIZE] [--bitmap internal|none] [--bitmap-chunk SIZE] [--numa-node N] [--force] [--yes] DEV...",
 	  "Create array NAME from the member devices DEV... (RAID0 at least 2,\n"
 	  "RAID5 3, RAID6 4), in that order, and start it as /dev/striaN. A\n"
 	  "superblock is written at the start of every member; data starts 1 MiB\n"
@@ -240,6 +240,14 @@ static const struct command commands[] = {
 	  "                       (la) or right-asymmetric (ra); not for RAID0\n"
 	  "  -c, --chunk SIZE     chunk size, power of two from 4K to 1M (default 64K);\n"
 	  "                       suffixes K, M, G, T\n"
+	  "  -b, --bitmap internal|none\n"
+	  "                       RAID5/6 write-intent bitmap (default internal):\n"
+	  "                       after a crash only the regions written just\n"
+	  "                       before it are resynced; none resyncs everything\n"
+	  "      --bitmap-chunk SIZE\n"
+	  "                       data per bitmap bit on each member, a power of two\n"
+	  "                       from the chunk size to 1T (default 64M, larger when\n"
+	  "                       needed for the bitmap to fit)\n"
 	  "  -n, --numa-node N    node for the array's queues and memory (default:\n"
 	  "                       the node most members are attached to)\n"
 	  "  -f, --force          overwrite devices that hold another superblock or\n"

@@ -306,15 +306,16 @@ static const struct command commands[] = {
 	  "(active, degraded: running on its redundancy, failed: data lost),\n"
 	  "each member's state (active, failed, rebuilding), the spares, and the\n"
 	  "running rebuild or scrub: progress (a bar on a terminal), speed, ETA,\n"
-	  "mismatches.\n\n"
+	  "mismatches; and the write-intent bitmap: regions dirty of all.\n\n"
 	  "  -w, --watch [SECONDS]\n"
 	  "                       show it again every SECONDS (default 2) until\n"
 	  "                       interrupted", 1 },
 	{ "detail", cmd_detail, "[-o FORMAT|--export] NAME|/dev/striaN",
-	  "Everything about a running array: geometry, layout, state, members,\n"
-	  "NUMA node and the CPU -> hardware queue map.", 1 },
+	  "Everything about a running array: geometry, layout, state, write-intent\n"
+	  "bitmap, members, NUMA node and the CPU -> hardware queue map.", 1 },
 	{ "examine", cmd_examine, "[-o FORMAT|--export] DEV",
-	  "Read and check the stria superblock of DEV, without the module.\n"
+	  "Read and check the stria superblock of DEV, without the module, and\n"
+	  "count the regions its copy of the write-intent bitmap marks dirty.\n"
 	  "Exits 3 when DEV has no stria superblock, 1 when it is damaged or\n"
 	  "from a newer format.", 1 },
 	{ "list", cmd_list, "[-o FORMAT]",

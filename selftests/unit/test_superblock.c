@@ -4,7 +4,8 @@
  * offsets as documented in Documentation/stria/ondisk-format.rst, the
  * CRC-32C check value, and stria_sb_check() on good, damaged, foreign and
  * newer superblocks, RAID0, RAID5 and RAID6, with and without failed
- * members, spares, rebuild and scrub checkpoints. TAP output on stdout.
+ * members, spares, rebuild and scrub checkpoints and write-intent bitmaps;
+ * the bitmap's region-size helpers. TAP output on stdout.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -83,6 +84,191 @@ static int check_shape(struct stria_sb *sb, unsigned int level,
 	return check(sb, why, len);
 }
 
+/* The golden RAID6 superblock with a bitmap of @bitmap_chunk-sector regions. */
+static void good_bitmap(struct stria_sb *sb, __u32 bitmap_chunk)
+{
+	good_raid6(sb);
+	sb->bitmap_offset = stria_cpu_le32(STRIA_SB_BITMAP_OFFSET);
+	sb->bitmap_chunk = stria_cpu_le32(bitmap_chunk);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_BITMAP);
+	seal(sb);
+}
+
+/* Make @sb's members hold @data_sectors (and the device just enough). */
+static void set_data_sectors(struct stria_sb *sb, __u64 data_sectors)
+{
+	sb->data_sectors = stria_cpu_le64(data_sectors);
+	sb->dev_sectors = stria_cpu_le64(STRIA_SB_DATA_OFFSET + data_sectors);
+	seal(sb);
+}
+
+/* stria_bitmap_regions(), _chunk_ok() and _min_chunk() at their edges. */
+static void test_bitmap_helpers(void)
+{
+	const __u64 full = (__u64)STRIA_SB_BITMAP_MAX_REGIONS * 128;
+	const __u64 full_default = (__u64)STRIA_SB_BITMAP_MAX_REGIONS *
+				   STRIA_SB_BITMAP_DEFAULT_CHUNK;
+	const __u64 full_max = (__u64)STRIA_SB_BITMAP_MAX_REGIONS *
+			       STRIA_SB_BITMAP_MAX_CHUNK;
+
+	tap(STRIA_SB_BITMAP_BYTES == 1044480 &&
+	    STRIA_SB_BITMAP_MAX_REGIONS == 8355840 &&
+	    STRIA_SB_BITMAP_BYTES % STRIA_SB_BITMAP_BLOCK == 0,
+	    "the bitmap area is 1044480 bytes (255 blocks), 8355840 regions");
+	tap(stria_bitmap_shift(1) == 0 && stria_bitmap_shift(2048) == 11 &&
+	    stria_bitmap_shift(STRIA_SB_BITMAP_MAX_CHUNK) == 31,
+	    "bitmap shift of 1, 2048 and 2^31 is 0, 11 and 31");
+	tap(stria_bitmap_regions(0, 128) == 0 &&
+	    stria_bitmap_regions(1, 128) == 1 &&
+	    stria_bitmap_regions(522240, 1024) == 510 &&
+	    stria_bitmap_regions(522241, 1024) == 511,
+	    "regions round up: 0, 1, 510 and 511");
+
+	tap(stria_bitmap_regions(full, 128) == STRIA_SB_BITMAP_MAX_REGIONS &&
+	    stria_bitmap_chunk_ok(full, 128, 128),
+	    "a bitmap that fills the area exactly is accepted");
+	tap(stria_bitmap_regions(full + 1, 128) ==
+	    STRIA_SB_BITMAP_MAX_REGIONS + 1 &&
+	    !stria_bitmap_chunk_ok(full + 1, 128, 128),
+	    "one region over the area is refused");
+	tap(stria_bitmap_chunk_ok(full + 1, 128, 256),
+	    "twice the region size fits again");
+	tap(stria_bitmap_min_chunk(full, 128, 128) == 128 &&
+	    stria_bitmap_min_chunk(full + 1, 128, 128) == 256,
+	    "min_chunk keeps 128 when it fits, doubles to 256 when one region over");
+
+	tap(!stria_bitmap_chunk_ok(522240, 128, 3072) &&
+	    !stria_bitmap_chunk_ok(522240, 128, 0) &&
+	    !stria_bitmap_chunk_ok(522240, 2048, 1024) &&
+	    stria_bitmap_chunk_ok(522240, 2048, 2048) &&
+	    stria_bitmap_chunk_ok(522240, 128, STRIA_SB_BITMAP_MAX_CHUNK),
+	    "chunk_ok: not 3072 (not a power of two), 0 or below the chunk; the chunk and 2^31 are");
+
+	tap(stria_bitmap_min_chunk(522240, 128, 0) ==
+	    STRIA_SB_BITMAP_DEFAULT_CHUNK,
+	    "the default region is 64 MiB (131072 sectors) on a small member");
+	tap(stria_bitmap_min_chunk(full_default, 128, 0) ==
+	    STRIA_SB_BITMAP_DEFAULT_CHUNK &&
+	    stria_bitmap_min_chunk(full_default + 1, 128, 0) ==
+	    2 * STRIA_SB_BITMAP_DEFAULT_CHUNK,
+	    "the default is kept up to a full area and doubled one sector beyond");
+	tap(stria_bitmap_min_chunk(522240, 2048, 128) == 2048 &&
+	    stria_bitmap_min_chunk(522240, 2048, 1024) == 2048,
+	    "a region asked below the chunk is raised to the chunk");
+	tap(stria_bitmap_min_chunk(522240, 128, 4096) == 4096,
+	    "a region asked that fits is kept");
+	tap(stria_bitmap_min_chunk(full_max, 128, 0) ==
+	    STRIA_SB_BITMAP_MAX_CHUNK &&
+	    stria_bitmap_min_chunk(full_max + 1, 128, 0) == 0 &&
+	    stria_bitmap_min_chunk(~0ULL >> 2, 128, 0) == 0,
+	    "1 TiB regions are the last resort; beyond, no region size fits (0)");
+}
+
+/* stria_sb_check() on the bitmap fields and feature bit. */
+static void test_bitmap_sb(struct stria_sb *sb)
+{
+	char why[160];
+	int ret;
+
+	good_bitmap(sb, 1024);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "a RAID6 superblock with a bitmap of 510 regions passes (%s)",
+	    ret ? why : "");
+	tap(stria_le32(sb->crc) == 0xb814f0adU,
+	    "golden bitmap superblock CRC is b814f0ad (got %08x)",
+	    stria_le32(sb->crc));
+
+	good_raid6(sb);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_BITMAP);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "bitmap"),
+	    "the bitmap bit without offset and region size refused (%s)", why);
+	good_bitmap(sb, 1024);
+	sb->bitmap_chunk = 0;
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "the bitmap bit and offset without a region size refused (%s)", why);
+	good_bitmap(sb, 1024);
+	sb->features_incompat = 0;
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "bitmap"),
+	    "bitmap fields without the incompat bit refused (%s)", why);
+	good_raid6(sb);
+	sb->bitmap_chunk = stria_cpu_le32(1024);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a region size alone refused (%s)", why);
+	good_bitmap(sb, 1024);
+	sb->bitmap_offset = stria_cpu_le32(16);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "offset 16"),
+	    "a bitmap at sector 16 refused (%s)", why);
+	good_bitmap(sb, 1024);
+	sb->bitmap_offset = 0;
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a bitmap at sector 0 refused (%s)", why);
+	good_bitmap(sb, 3072);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "3072"),
+	    "3072-sector regions (not a power of two) refused (%s)", why);
+	good_bitmap(sb, 64);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "64-sector regions below the 128-sector chunk refused (%s)", why);
+	good_bitmap(sb, 128);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "regions of exactly the chunk pass (%s)", ret ? why : "");
+
+	good_bitmap(sb, 128);
+	set_data_sectors(sb, (__u64)STRIA_SB_BITMAP_MAX_REGIONS * 128);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "8355840 regions, a full area, pass (%s)", ret ? why : "");
+	set_data_sectors(sb, (__u64)STRIA_SB_BITMAP_MAX_REGIONS * 128 + 128);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "bitmap"),
+	    "8355841 regions, one more than the area holds, refused (%s)", why);
+	sb->bitmap_chunk = stria_cpu_le32(256);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "the same member with regions twice as large passes (%s)",
+	    ret ? why : "");
+
+	good_sb(sb);
+	sb->bitmap_offset = stria_cpu_le32(STRIA_SB_BITMAP_OFFSET);
+	sb->bitmap_chunk = stria_cpu_le32(1024);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_BITMAP);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "bitmap"),
+	    "a bitmap on RAID0 refused (%s)", why);
+
+	good_bitmap(sb, 1024);
+	sb->rebuilding = stria_cpu_le64(1ULL << 1);
+	sb->rebuild_offset = stria_cpu_le64(4096);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_BITMAP |
+					       STRIA_SB_FEAT_INCOMPAT_REBUILD);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "a bitmap and a rebuild record together pass (%s)",
+	    ret ? why : "");
+	good_bitmap(sb, 1024);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_BITMAP |
+					       (1ULL << 7));
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EPROTONOSUPPORT && strstr(why, "0x80"),
+	    "the bitmap bit does not hide another unknown one (%s)", why);
+	good_bitmap(sb, 1024);
+	sb->reserved[0] = 1;
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "offset 224"),
+	    "a nonzero byte 224, right after the bitmap fields, refused (%s)", why);
+}
+
 struct field {
 	const char *name;
 	size_t off, want;
@@ -103,7 +289,8 @@ int main(void)
 		F(failed, 168), F(parity_layout, 176),
 		F(scrub_action, 180), F(rebuild_offset, 184),
 		F(rebuilding, 192), F(scrub_offset, 200), F(scrub_end, 208),
-		F(reserved, 216), F(crc, 4092),
+		F(bitmap_offset, 216), F(bitmap_chunk, 220),
+		F(reserved, 224), F(crc, 4092),
 	};
 	struct stria_sb *sb = malloc(sizeof(*sb));
 	char why[160];
@@ -342,6 +529,9 @@ int main(void)
 	seal(sb);
 	tap(check(sb, why, sizeof(why)) == -EBADMSG,
 	    "a RAID0 scrub checkpoint refused (%s)", why);
+
+	test_bitmap_sb(sb);
+	test_bitmap_helpers();
 
 	tap(!strcmp(stria_parity_layout_name(5, 0), "left-asymmetric") &&
 	    !strcmp(stria_parity_layout_name(5, 1), "right-asymmetric") &&

@@ -21,6 +21,9 @@
 #include "ondisk.h"
 #include "stripe_range.h"
 
+/* long options without a short form */
+enum { OPT_BITMAP_CHUNK = 256 };
+
 /* Report a failed CREATE/ASSEMBLE: the module's reason, else errno. */
 static int report_array_error(struct ctx *c, const struct stria_ioc_array *req,
 			      int err)
@@ -131,6 +134,53 @@ static int check_module_level(struct ctx *c, int level)
 	return EXIT_OK;
 }
 
+/* --bitmap: mdadm's spelling. Returns 1 internal, 0 none, -1 otherwise. */
+static int parse_bitmap(const char *s)
+{
+	if (!strcmp(s, "internal"))
+		return 1;
+	if (!strcmp(s, "none"))
+		return 0;
+	return -1;
+}
+
+/*
+ * The bitmap create gave a RAID5/6 array: what it is, and when the module
+ * chose a larger region than @asked (bytes, 0 for the default) so that the
+ * bitmap fits before the data area, that too.
+ */
+static void print_bitmap(struct ctx *c, const struct stria_ioc_array *req,
+			 uint64_t asked)
+{
+	struct stria_ioc_query q;
+	char size[32], want[32];
+	uint64_t regions;
+	int fd;
+
+	if (!req->bitmap_chunk) {
+		printf("bitmap: none\n");
+		return;
+	}
+	fmt_size((uint64_t)req->bitmap_chunk << 9, size, sizeof(size));
+	fd = open_control(c);
+	if (fd >= 0 && !query_array(fd, NULL, req->index, 0, &q, NULL, NULL, 0)) {
+		regions = stria_bitmap_regions(q.member_sectors,
+					       req->bitmap_chunk);
+		printf("bitmap: internal, %s per region (%llu region%s)\n",
+		       size, (unsigned long long)regions,
+		       regions == 1 ? "" : "s");
+	} else {
+		printf("bitmap: internal, %s per region\n", size);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (asked && asked != (uint64_t)req->bitmap_chunk << 9) {
+		fmt_size(asked, want, sizeof(want));
+		printf("note: the bitmap region is %s rather than %s, so that the bitmap fits before the data area\n",
+		       size, want);
+	}
+}
+
 static void print_started(const struct stria_ioc_array *req, const char *verb)
 {
 	char u[40];
@@ -146,21 +196,24 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		{ "level", required_argument, NULL, 'l' },
 		{ "layout", required_argument, NULL, 'p' },
 		{ "chunk", required_argument, NULL, 'c' },
+		{ "bitmap", required_argument, NULL, 'b' },
+		{ "bitmap-chunk", required_argument, NULL, OPT_BITMAP_CHUNK },
 		{ "numa-node", required_argument, NULL, 'n' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "yes", no_argument, NULL, 'y' },
 		COMMON_LONGOPTS, { 0 }
 	};
 	struct stria_ioc_array req;
-	uint64_t chunk = 64 << 10, sz, min = ~0ULL, max = 0;
-	const char *level = NULL, *layout = NULL, *name;
+	uint64_t chunk = 64 << 10, bm_chunk = 0, sz, min = ~0ULL, max = 0;
+	const char *level = NULL, *layout = NULL, *bitmap = NULL, *name;
 	int opt, ret, force = 0, yes = 0, i, n, lvl, lay = -1, min_members;
+	int bm = -1;
 	uint64_t *ptrs;
 	char buf[200], smin[32], smax[32], stot[32];
 	long node = -1;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "l:p:c:n:fyh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "l:p:c:b:n:fyh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			level = optarg;
@@ -171,6 +224,18 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		case 'c':
 			if (parse_size(optarg, &chunk))
 				return usage_error(c, "bad chunk size '%s'", optarg);
+			break;
+		case 'b':
+			bitmap = optarg;
+			bm = parse_bitmap(optarg);
+			if (bm < 0)
+				return usage_error(c, "unknown --bitmap '%s': use internal or none",
+						   optarg);
+			break;
+		case OPT_BITMAP_CHUNK:
+			if (parse_size(optarg, &bm_chunk) || !bm_chunk)
+				return usage_error(c, "bad bitmap chunk size '%s'",
+						   optarg);
 			break;
 		case 'n':
 			node = strtol(optarg, &end, 10);
@@ -218,6 +283,24 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	if (chunk & (chunk - 1) || chunk < 4096 || chunk > (1 << 20)) {
 		err_msg(c, "chunk size %llu bytes is invalid: it must be a power of two from 4K to 1M",
 			(unsigned long long)chunk);
+		return EXIT_USAGE;
+	}
+	if (!lvl && (bm > 0 || bm_chunk)) {
+		err_msg(c, "RAID0 has no redundancy to resync and keeps no write-intent bitmap: %s is for levels 5 and 6",
+			bm > 0 ? "--bitmap internal" : "--bitmap-chunk");
+		return EXIT_USAGE;
+	}
+	if (!bm && bm_chunk) {
+		err_msg(c, "--bitmap-chunk sets the region size of a write-intent bitmap, --bitmap %s asks for none: give one of them",
+			bitmap);
+		return EXIT_USAGE;
+	}
+	if (bm_chunk && (bm_chunk & (bm_chunk - 1) || bm_chunk % 512 ||
+			 bm_chunk < chunk ||
+			 bm_chunk > (uint64_t)STRIA_SB_BITMAP_MAX_CHUNK << 9)) {
+		fmt_size(chunk, smin, sizeof(smin));
+		err_msg(c, "bitmap chunk size %llu bytes is invalid: it must be a power of two from the chunk size (%s) to 1T",
+			(unsigned long long)bm_chunk, smin);
 		return EXIT_USAGE;
 	}
 	min_members = lvl == 6 ? 4 : lvl == 5 ? 3 : 2;
@@ -275,15 +358,25 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		req.layout = (uint32_t)lay;
 	}
 	req.chunk_sectors = (uint32_t)(chunk >> 9);
+	if (lvl && !bm)
+		req.flags |= STRIA_ARRAY_F_NO_BITMAP;
+	req.bitmap_chunk = (uint32_t)(bm_chunk >> 9);
 	req.nr_members = n;
 	req.numa_node = node < 0 ? STRIA_NODE_AUTO : (uint32_t)node;
 	req.members = (uintptr_t)ptrs;
 	strncpy(req.name, name, sizeof(req.name) - 1);
 	ret = do_array_ioctl(c, STRIA_IOC_CREATE, &req);
 	free(ptrs);
+	req.msg[STRIA_MSG_LEN - 1] = '\0';
+	/* a module from before the bitmap refuses the flag and the field */
+	if (ret && (req.flags & STRIA_ARRAY_F_NO_BITMAP || req.bitmap_chunk) &&
+	    (strstr(req.msg, "unknown flags") || strstr(req.msg, "reserved")))
+		fprintf(stderr, "note: the loaded stria module may predate the write-intent bitmap (--bitmap, --bitmap-chunk): load a newer one\n");
 	if (ret)
 		return ret;
 	print_started(&req, "created");
+	if (lvl)
+		print_bitmap(c, &req, bm_chunk);
 	if (max - min >= chunk) {
 		fmt_size(min, smin, sizeof(smin));
 		fmt_size(max, smax, sizeof(smax));

@@ -172,7 +172,7 @@ static void out_sync(struct out *o, const struct stria_ioc_query *q)
 	char buf[160], bar[64], eta[32], spd[32];
 	uint64_t left;
 
-	if (q->size < offsetof(struct stria_ioc_query, reserved))
+	if (q->size < offsetof(struct stria_ioc_query, bitmap_chunk))
 		return;	/* a module without sync */
 	out_obj_begin(o, "sync");
 	out_str(o, "action", sync_name(q->sync_action));
@@ -206,6 +206,56 @@ static void out_sync(struct out *o, const struct stria_ioc_query *q)
 	out_obj_end(o);
 }
 
+/*
+ * A write-intent bitmap of @chunk sectors per region over @data_sectors
+ * member sectors, @dirty regions set (-1: unknown), at member sector
+ * @offset (0: not shown). JSON and --export get an object "bitmap", normal
+ * output one line; without a bitmap (@chunk 0) null, or "none".
+ */
+static void out_bitmap(struct out *o, uint32_t offset, uint32_t chunk,
+		       uint64_t data_sectors, int64_t dirty)
+{
+	uint64_t regions;
+	char buf[160], size[32], at[48] = "";
+
+	if (!chunk) {
+		out_null(o, "bitmap");
+		return;
+	}
+	regions = stria_bitmap_regions(data_sectors, chunk);
+	if (o->fmt == OUT_NORMAL) {
+		fmt_size((uint64_t)chunk << 9, size, sizeof(size));
+		if (offset)
+			snprintf(at, sizeof(at), ", at sector %u", offset);
+		if (dirty < 0)
+			snprintf(buf, sizeof(buf), "unreadable, %llu regions, %s per region%s",
+				 (unsigned long long)regions, size, at);
+		else
+			snprintf(buf, sizeof(buf), "%lld of %llu regions dirty, %s per region%s",
+				 (long long)dirty, (unsigned long long)regions,
+				 size, at);
+		out_str(o, "bitmap", buf);
+		return;
+	}
+	out_obj_begin(o, "bitmap");
+	if (offset)
+		out_u64(o, "offset_sectors", offset);
+	out_u64(o, "chunk_sectors", chunk);
+	out_u64(o, "regions", regions);
+	if (dirty >= 0)
+		out_u64(o, "dirty", (uint64_t)dirty);
+	out_obj_end(o);
+}
+
+/*
+ * The size of struct stria_ioc_query that has the bitmap fields. Not the
+ * end of bitmap_dirty: the query before them was 208 bytes too (padding
+ * and reserved), so only a module knowing the whole 216 bytes fills them.
+ */
+#define QUERY_SIZE_BITMAP \
+	(offsetof(struct stria_ioc_query, reserved) + \
+	 sizeof(((struct stria_ioc_query *)0)->reserved))
+
 static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
 			    const struct stria_ioc_member *members)
 {
@@ -224,6 +274,9 @@ static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
 	out_u64(o, "nr_members", q->nr_members);
 	out_u64(o, "nr_failed", q->nr_failed);
 	out_u64(o, "nr_spares", q->nr_spares);
+	if (q->size >= QUERY_SIZE_BITMAP)
+		out_bitmap(o, 0, q->bitmap_chunk, q->member_sectors,
+			   q->bitmap_dirty);
 	if (!members)
 		return;
 	out_arr_begin(o, "members");
@@ -543,7 +596,8 @@ int cmd_examine(struct ctx *c, int argc, char **argv)
 	struct out *o = &c->out;
 	char why[160], name[STRIA_SB_NAME_LEN + 1];
 	const char *dev;
-	int ret;
+	uint64_t dirty = 0;
+	int ret, bm_err = 0;
 
 	ret = parse_common_only(c, argc, argv);
 	if (ret)
@@ -602,6 +656,15 @@ int cmd_examine(struct ctx *c, int argc, char **argv)
 	out_u64(o, "data_offset_sectors", stria_le64(sb.data_offset));
 	out_u64(o, "data_sectors", stria_le64(sb.data_sectors));
 	out_u64(o, "dev_sectors", stria_le64(sb.dev_sectors));
+	if (stria_le64(sb.features_incompat) & STRIA_SB_FEAT_INCOMPAT_BITMAP) {
+		bm_err = read_bitmap_dirty(dev, &sb, &dirty);
+		out_bitmap(o, stria_le32(sb.bitmap_offset),
+			   stria_le32(sb.bitmap_chunk),
+			   stria_le64(sb.data_sectors),
+			   bm_err ? -1 : (int64_t)dirty);
+	} else {
+		out_null(o, "bitmap");
+	}
 	out_u64(o, "events", stria_le64(sb.events));
 	out_str(o, "state", stria_le32(sb.state) == STRIA_SB_STATE_CLEAN ?
 		"clean" : "active");
@@ -612,5 +675,11 @@ int cmd_examine(struct ctx *c, int argc, char **argv)
 	snprintf(why, sizeof(why), "%08x", stria_le32(sb.crc));
 	out_str(o, "crc32c", why);
 	out_end(o);
+	if (bm_err) {
+		err_msg(c, "%s: cannot read the write-intent bitmap: %s", dev,
+			bm_err == -ENODATA ? "the device ends before it" :
+			strerror(-bm_err));
+		return EXIT_FAIL;
+	}
 	return EXIT_OK;
 }

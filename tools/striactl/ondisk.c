@@ -100,6 +100,45 @@ int read_sb(const char *path, struct stria_sb *sb, char *why, size_t len)
 			      len);
 }
 
+/**
+ * read_bitmap_dirty() - count the dirty regions of a member's bitmap
+ * @path: the device
+ * @sb: its valid superblock, with STRIA_SB_FEAT_INCOMPAT_BITMAP
+ * @dirty: filled with the bits set among the bitmap's regions
+ *
+ * Reads only the blocks that hold the regions' bits; the rest of the area
+ * is zero by the format and not looked at.
+ *
+ * Return: 0, or -errno when the area cannot be read.
+ */
+int read_bitmap_dirty(const char *path, const struct stria_sb *sb,
+		      uint64_t *dirty)
+{
+	uint64_t regions = stria_bitmap_regions(stria_le64(sb->data_sectors),
+						stria_le32(sb->bitmap_chunk));
+	size_t bytes = (size_t)((regions + 7) / 8), len, i;
+	unsigned char *bits;
+	int ret;
+
+	len = (bytes + STRIA_SB_BITMAP_BLOCK - 1) / STRIA_SB_BITMAP_BLOCK *
+	      STRIA_SB_BITMAP_BLOCK;
+	if (!len || len > STRIA_SB_BITMAP_BYTES) {
+		*dirty = 0;
+		return len ? -EINVAL : 0;
+	}
+	ret = read_direct(path, (off_t)stria_le32(sb->bitmap_offset) * 512,
+			  (void **)&bits, len);
+	if (ret)
+		return ret;
+	if (regions % 8)
+		bits[bytes - 1] &= (unsigned char)((1U << (regions % 8)) - 1);
+	*dirty = 0;
+	for (i = 0; i < bytes; i++)
+		*dirty += (uint64_t)__builtin_popcount(bits[i]);
+	free(bits);
+	return 0;
+}
+
 /*
  * What else may be on a device before it is overwritten: a few signatures
  * of things worth a second thought. Returns a description or NULL.

@@ -245,3 +245,11 @@ void out_bool(struct out *o, const char *key, int val)
 {
 	out_raw(o, key, val ? "true" : "false", 0);
 }
+
+void out_null(struct out *o, const char *key)
+{
+	if (o->fmt == OUT_JSON)
+		out_raw(o, key, "null", 0);
+	else
+		out_raw(o, key, "none", 0);
+}

@@ -39,5 +39,7 @@ void out_str(struct out *o, const char *key, const char *val);
 void out_u64(struct out *o, const char *key, uint64_t val);
 void out_s64(struct out *o, const char *key, int64_t val);
 void out_bool(struct out *o, const char *key, int val);
+/* Nothing there (e.g. no bitmap): null in JSON, "none" in the others. */
+void out_null(struct out *o, const char *key);
 
 #endif

@@ -228,7 +228,7 @@ static int cmd_version(struct ctx *c, int argc, char **argv)
 
 static const struct command commands[] = {
 	{ "create", cmd_create,
-	  "NAME --level 0|5|6 [--layout LAYOUT] [--chunk SIZE] [--numa-node N] [--force] [--yes] DEV...",
+	  "NAME --level 0|5|6 [--layout LAYOUT] [--chunk SIZE] [--bitmap internal|none] [--bitmap-chunk SIZE] [--numa-node N] [--force] [--yes] DEV...",
 	  "Create array NAME from the member devices DEV... (RAID0 at least 2,\n"
 	  "RAID5 3, RAID6 4), in that order, and start it as /dev/striaN. A\n"
 	  "superblock is written at the start of every member; data starts 1 MiB\n"
@@ -240,6 +240,14 @@ static const struct command commands[] = {
 	  "                       (la) or right-asymmetric (ra); not for RAID0\n"
 	  "  -c, --chunk SIZE     chunk size, power of two from 4K to 1M (default 64K);\n"
 	  "                       suffixes K, M, G, T\n"
+	  "  -b, --bitmap internal|none\n"
+	  "                       RAID5/6 write-intent bitmap (default internal):\n"
+	  "                       after a crash only the regions written just\n"
+	  "                       before it are resynced; none resyncs everything\n"
+	  "      --bitmap-chunk SIZE\n"
+	  "                       data per bitmap bit on each member, a power of two\n"
+	  "                       from the chunk size to 1T (default 64M, larger when\n"
+	  "                       needed for the bitmap to fit)\n"
 	  "  -n, --numa-node N    node for the array's queues and memory (default:\n"
 	  "                       the node most members are attached to)\n"
 	  "  -f, --force          overwrite devices that hold another superblock or\n"
@@ -298,15 +306,16 @@ static const struct command commands[] = {
 	  "(active, degraded: running on its redundancy, failed: data lost),\n"
 	  "each member's state (active, failed, rebuilding), the spares, and the\n"
 	  "running rebuild or scrub: progress (a bar on a terminal), speed, ETA,\n"
-	  "mismatches.\n\n"
+	  "mismatches; and the write-intent bitmap: regions dirty of all.\n\n"
 	  "  -w, --watch [SECONDS]\n"
 	  "                       show it again every SECONDS (default 2) until\n"
 	  "                       interrupted", 1 },
 	{ "detail", cmd_detail, "[-o FORMAT|--export] NAME|/dev/striaN",
-	  "Everything about a running array: geometry, layout, state, members,\n"
-	  "NUMA node and the CPU -> hardware queue map.", 1 },
+	  "Everything about a running array: geometry, layout, state, write-intent\n"
+	  "bitmap, members, NUMA node and the CPU -> hardware queue map.", 1 },
 	{ "examine", cmd_examine, "[-o FORMAT|--export] DEV",
-	  "Read and check the stria superblock of DEV, without the module.\n"
+	  "Read and check the stria superblock of DEV, without the module, and\n"
+	  "count the regions its copy of the write-intent bitmap marks dirty.\n"
 	  "Exits 3 when DEV has no stria superblock, 1 when it is damaged or\n"
 	  "from a newer format.", 1 },
 	{ "list", cmd_list, "[-o FORMAT]",

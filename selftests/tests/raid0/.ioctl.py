@@ -49,6 +49,8 @@ def call(argv: list[str]) -> str:
                     help="parity layout, with STRIA_ARRAY_F_LAYOUT set")
     ap.add_argument("--layout-noflag", type=lambda s: int(s, 0),
                     help="a value in the layout field without the flag")
+    ap.add_argument("--bitmap-chunk", type=int, default=0,
+                    help="create: bitmap_chunk, sectors per bitmap region")
     ap.add_argument("--mop", type=int, default=MEMBER_OP_FAIL, help="member: op")
     ap.add_argument("--force", action="store_true", help="member: STRIA_MEMBER_F_FORCE")
     ap.add_argument("--devnum", help="member: MAJOR:MINOR instead of a device path")
@@ -85,7 +87,8 @@ def call(argv: list[str]) -> str:
             layout = a.layout_noflag
         buf = bytearray(struct.pack(ARRAY_FMT, a.size if a.size is not None else size, flags,
                                     a.level, a.chunk, nr, a.node, members, a.name.encode(),
-                                    0, 0, b"", b"", layout, 0, 0, 0, a.reserved, 0, 0, 0, 0))
+                                    0, 0, b"", b"", layout, a.bitmap_chunk, 0, 0, a.reserved,
+                                    0, 0, 0, 0))
         cmd = iowr(1 if a.op == "create" else 2, size)
     if a.buflen is not None:
         # a short mapping: the kernel must not read past what it was told

@@ -115,6 +115,15 @@ def test_stria_create_finds_the_new_array_device(tmp_path: Path) -> None:
     assert rec.calls[-1] == ["striactl", "stop", "striabench-stria-r0"]
 
 
+def test_stria_raid5_has_no_bitmap_like_md(tmp_path: Path) -> None:
+    rec = Recorder()
+    st = arrays.StriaBackend(rec, tmp_path, striactl="striactl")
+    with pytest.raises(arrays.ArrayError):
+        st.create(arrays.ArraySpec("stria", 5, 64, MEMBERS))
+    assert rec.calls[0] == ["striactl", "create", "striabench-stria-r5", "--level", "5",
+                            "--chunk", "64K", "--bitmap", "none", *MEMBERS]
+
+
 def test_force_is_passed_to_striactl(tmp_path: Path) -> None:
     root = tmp_path / "sys"
     (root / "module" / "stria").mkdir(parents=True)

@@ -3,7 +3,9 @@
 
 All three get the same members in the same order and the same chunk.  md
 is created with ``--assume-clean`` (no initial resync competing with the
-benchmark) and no write-intent bitmap; dm-stripe exists for RAID0 only.
+benchmark) and no write-intent bitmap, and so is stria RAID5/6
+(``--bitmap none``): the same work per write; dm-stripe exists for RAID0
+only.
 stria is optional: when ``striactl`` or the module is missing the result
 says "stria not available" and the other contenders still run.
 """
@@ -290,7 +292,10 @@ class StriaBackend:
         assert self.striactl is not None
         before = self._arrays()
         cmd = [self.striactl, "create", spec.name, "--level", str(spec.level),
-               "--chunk", f"{spec.chunk_kib}K", *(["--force"] if spec.force else []),
+               "--chunk", f"{spec.chunk_kib}K",
+               # as md here: no write-intent bitmap
+               *(["--bitmap", "none"] if spec.level in (5, 6) else []),
+               *(["--force"] if spec.force else []),
                *spec.members]
         _check(self.run(cmd), cmd)
         path = f"/dev/stria/{spec.name}"

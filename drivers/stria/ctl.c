@@ -158,9 +158,8 @@ static int stria_check_bitmap(struct stria_ioc_array *req)
 	u32 b = req->bitmap_chunk;
 
 	if (!req->level) {
-		if (b)
+		if (b || (req->flags & STRIA_ARRAY_F_NO_BITMAP))
 			return stria_refuse(req, "RAID0 has no redundancy to resync and keeps no write-intent bitmap");
-		req->flags &= ~STRIA_ARRAY_F_NO_BITMAP;
 		return 0;
 	}
 	if ((req->flags & STRIA_ARRAY_F_NO_BITMAP) && b)

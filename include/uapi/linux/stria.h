@@ -115,8 +115,9 @@ struct stria_ioc_info {
  * @bitmap_chunk: in (create, RAID5/6): member data sectors one bit of the
  *	write-intent bitmap covers, a power of two from @chunk_sectors up;
  *	0 for the default (64 MiB, raised until the bitmap fits before the
- *	data area). Zero with STRIA_ARRAY_F_NO_BITMAP, on RAID0 (no bitmap)
- *	and for assemble. Out (create): the region size used, 0 for none.
+ *	data area). Zero with STRIA_ARRAY_F_NO_BITMAP, on RAID0 (no bitmap;
+ *	the flag is refused there too) and for assemble. Out (create): the
+ *	region size used, 0 for none.
  * @reserved: in: must be zero
  */
 struct stria_ioc_array {

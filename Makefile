@@ -9,6 +9,7 @@
 #   make unit       user-space unit tests (C and Python)
 #   make vm         the VM suite on Debian's kernel (TESTS=... to filter)
 #   make vm-debug   KUnit + the VM suite on the debug kernel
+#                   (both: JOBS=N tests at once, default auto; selftests/run -j)
 #   make check      deps, lint, unit, vm, vm-debug; prints "N passed, N failed"
 #   make demo       boot the VM, tune show, a stria array, the quick benchmark
 #   make bench      the benchmarks of selftests/bench/ (not part of make check)
@@ -22,6 +23,10 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 KRELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 
 PYTHON ?= /usr/bin/python3
+# VM tests run at once by make vm, vm-debug and check: a number, or auto
+# (selftests/run -j: one per CPU as far as memory allows; SERIAL=1 tests
+# always alone). STRIA_JOBS from the environment is the default.
+JOBS ?= $(or $(STRIA_JOBS),auto)
 BUILD := $(CURDIR)/build
 KBUILD_OUT = $(BUILD)/$(KRELEASE)
 PROBE_DIR = $(KBUILD_OUT)/probes
@@ -56,7 +61,7 @@ probe: $(PROBE_DIR)/compat_probes.h
 module: probe
 	$(MAKE) -C $(KDIR) M=$(CURDIR) STRIA_PROBE_DIR=$(PROBE_DIR) W=1 modules
 	mkdir -p $(KBUILD_OUT)
-	cp drivers/stria/*.ko $(KBUILD_OUT)/
+	scripts/install-changed drivers/stria/*.ko $(KBUILD_OUT)
 
 tools:
 	$(MAKE) -C tools/striactl
@@ -72,13 +77,13 @@ unit: tools
 	selftests/unit/run
 
 vm: all
-	selftests/run --kernel stock
+	selftests/run --kernel stock -j $(JOBS)
 
 debug-kernel:
 	selftests/kernel/build-debug-kernel
 
 vm-debug:
-	selftests/run --kernel debug
+	selftests/run --kernel debug -j $(JOBS)
 
 # Each tier writes its TAP results under build/results/; the summary adds
 # them up and prints the closing "N passed, N failed" line.
@@ -86,8 +91,10 @@ vm-debug:
 # The debug kernel (built once, then cached) is the longest step of a first
 # run, so it starts at once in the background at the lowest CPU priority: it
 # takes the CPU the lint, unit and stock tiers leave idle (VM boots, sleeps,
-# I/O waits) without slowing them. vm-debug runs the same script, which
-# waits on the build's lock and reports a failed build itself.
+# I/O waits, SERIAL tests running alone) without slowing them. With JOBS=2
+# the stock tier leaves less idle and the build may still run when it ends;
+# then it has both cores. vm-debug runs the same script, which waits on the
+# build's lock and reports a failed build itself.
 check: deps
 	rm -rf $(BUILD)/results $(BUILD)/work
 	mkdir -p $(BUILD)

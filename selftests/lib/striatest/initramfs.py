@@ -5,6 +5,7 @@ and init script, cached under build/."""
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import tempfile
@@ -84,7 +85,8 @@ def build(k: Kernel) -> Path:
                 shutil.copy2(k.moddir / m, root / "mods" / dst)
                 f.write(dst + "\n")
         files = subprocess.run(["find", "."], cwd=root, check=True, stdout=subprocess.PIPE)
-        tmp_out = out.with_suffix(".tmp")
+        # two runners (make check and a developer's) may build it at once
+        tmp_out = out.with_name(f"{out.name}.{os.getpid()}.tmp")
         with open(tmp_out, "wb") as f:
             subprocess.run(["cpio", "--quiet", "-o", "-H", "newc"], cwd=root, check=True,
                            input=files.stdout, stdout=f)

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,11 @@ class Result:
 
 
 TEST_START = "stria-harness: test "
+
+# Set when the run is being interrupted (Ctrl-C, SIGTERM, a harness error in
+# another test): every test under way kills its guest or host job and ends.
+ABORT = threading.Event()
+_PRINT_LOCK = threading.Lock()
 
 
 def split_at_test_start(text: str) -> tuple[str, str]:
@@ -83,14 +89,16 @@ class TestRun:
     """One test on one kernel: boots (and reboots) the VM, serves requests."""
 
     def __init__(self, spec: TestSpec, kernel: Kernel, initrd: Path | None,
-                 workdir: Path, verbose: bool) -> None:
+                 workdir: Path, verbose: bool, label: str = "") -> None:
         self.spec = spec
         self.kernel = kernel
         self.initrd = initrd
         self.workdir = workdir
         self.verbose = verbose
+        self.label = label
         self.tap: list[str] = []
         self.timed_out = False
+        self.aborted = False
 
     def env(self, boot: int, guest: bool) -> dict[str, str]:
         out = "/tmp/stria-out" if guest else str(self.workdir / "out")
@@ -124,7 +132,7 @@ class TestRun:
 
     def _log(self, line: str) -> None:
         if self.verbose:
-            print(f"    {line}", flush=True)
+            print_flush(f"    [{self.label}] {line}" if self.label else f"    {line}")
 
     def run_host(self) -> None:
         tapf = self.workdir / "tap.log"
@@ -132,16 +140,27 @@ class TestRun:
         env.update(self.env(1, guest=False))
         env["STRIA_HOST_TEST"] = "1"
         env["STRIA_TAP_FILE"] = str(tapf)
+        # A runner started by a host test (host/001 runs selftests/broken)
+        # runs its tests one at a time: this runner's pool already fills the
+        # machine, and the nested run's timeouts must stay the files' own.
+        env["STRIA_JOBS"] = "1"
         with open(self.workdir / "console.log", "wb") as cf:
             p = subprocess.Popen(["bash", str(TOP / "selftests" / "guest" / "run-test")],
                                  stdout=cf, stderr=subprocess.STDOUT, env=env,
                                  stdin=subprocess.DEVNULL, start_new_session=True)
-            try:
-                p.wait(timeout=self.spec.timeout)
-            except subprocess.TimeoutExpired:
-                self.timed_out = True
-                os.killpg(p.pid, 9)
-                p.wait()
+            deadline = time.time() + self.spec.timeout
+            while True:
+                try:
+                    p.wait(timeout=0.5)
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
+                if ABORT.is_set() or time.time() > deadline:
+                    self.aborted = ABORT.is_set()
+                    self.timed_out = not self.aborted
+                    os.killpg(p.pid, 9)
+                    p.wait()
+                    break
         self.tap, _ = self._take_lines(tapf, 0)
 
     def run_vm(self) -> None:
@@ -174,6 +193,9 @@ class TestRun:
                         self.tap.append(line)
                 if rebooted or not guest.alive():
                     break
+                if ABORT.is_set():
+                    self.aborted = True
+                    break
                 if time.time() > deadline:
                     self.timed_out = True
                     break
@@ -181,12 +203,13 @@ class TestRun:
             if guest.alive() and not rebooted:
                 # the test finished and the guest is powering off; give it a moment
                 end = time.time() + 15
-                while guest.alive() and time.time() < end and not self.timed_out:
+                while guest.alive() and time.time() < end and not self.timed_out \
+                        and not ABORT.is_set():
                     time.sleep(0.1)
             guest.kill()
             lines, pos = self._take_lines(self.workdir / "tap.log", pos)
             self.tap += [ln for ln in lines if not ln.startswith("#@host ")]
-            if rebooted and not self.timed_out:
+            if rebooted and not self.timed_out and not self.aborted:
                 boot += 1
                 continue
             break
@@ -242,6 +265,8 @@ class TestRun:
         if boot_bad:
             return Result("fail", f"kernel log while booting, before the test: {boot_bad[0][:160]}",
                           seconds)
+        if self.aborted:
+            return Result("fail", "interrupted", seconds)
         if self.timed_out:
             return Result("fail", f"timed out after {self.spec.timeout} s", seconds)
         if skip is not None and nots == 0:
@@ -259,8 +284,10 @@ class TestRun:
 
 
 def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
-            verbose: bool, workroot: Path | None = None) -> Result:
-    """Run `spec` on `kernel`; keep its logs in `results` when it fails."""
+            verbose: bool, workroot: Path | None = None, label: str = "") -> Result:
+    """Run `spec` on `kernel`; keep its logs in `results` when it fails.
+    `label` prefixes the test's live TAP lines (verbose) when several tests
+    run at once. Safe to call from several threads for different tests."""
     safe = spec.name.replace("/", "_")
     # one directory per runner process: two runs of the same test (a
     # developer's and make check's) must not share images or logs
@@ -270,11 +297,13 @@ def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
     (workdir / "out").mkdir(parents=True)
     start = time.time()
     for attempt in (1, 2):
-        run = TestRun(spec, kernel, initrd, workdir, verbose)
+        run = TestRun(spec, kernel, initrd, workdir, verbose, label)
         if spec.host:
             run.run_host()
             break
         run.run_vm()
+        if run.aborted:
+            break
         # A guest that died before the test started, or whose kernel reported
         # a fault while booting (before stria or the test did anything), is
         # an infrastructure failure (TCG on a loaded host), not the code
@@ -315,5 +344,9 @@ def prepare(kernel: Kernel) -> Path:
 
 
 def print_flush(*a: object) -> None:
-    print(*a, flush=True)
-    sys.stdout.flush()
+    """print() whole lines at once: tests running in several threads must
+    not interleave within a line."""
+    text = " ".join(str(x) for x in a) + "\n"
+    with _PRINT_LOCK:
+        sys.stdout.write(text)
+        sys.stdout.flush()

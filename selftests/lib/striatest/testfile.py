@@ -9,7 +9,7 @@ from pathlib import Path
 
 KEYS = ("DESCRIPTION", "VM_NVME", "VM_NVME_SIZE", "VM_NUMA", "VM_NVME_NODES", "VM_NULLB",
         "VM_NULLB_SIZE_MB", "VM_MEM", "VM_CPUS", "VM_APPEND", "HOST", "TIMEOUT", "KERNELS",
-        "VM_MACHINE")
+        "VM_MACHINE", "SERIAL")
 
 
 @dataclass
@@ -31,6 +31,9 @@ class TestSpec:
     append: str = ""
     host: bool = False
     timeout: int = 300
+    # runs with no other test at once (selftests/run -j): its assertions
+    # measure speed or time
+    serial: bool = False
     kernels: list[str] = field(default_factory=lambda: ["stock", "debug"])
 
 
@@ -62,6 +65,7 @@ def load(path: Path, top: Path) -> TestSpec:
     spec.append = vals.get("VM_APPEND", "")
     spec.host = vals.get("HOST", "0") == "1"
     spec.timeout = int(vals.get("TIMEOUT", "300"))
+    spec.serial = vals.get("SERIAL", "0") == "1"
     if "KERNELS" in vals:
         spec.kernels = vals["KERNELS"].split()
     for k, v in vals.items():

@@ -136,6 +136,12 @@
  * @bitmap_chunk: member data sectors one bit of the bitmap covers (a
  *	region), a power of two, at least the chunk; 0 without a bitmap.
  *	Set, with @bitmap_offset, exactly when STRIA_SB_FEAT_INCOMPAT_BITMAP is
+ * @degraded_events: with a bitmap, the event count of the first superblock
+ *	update of the array's current degraded spell (a role failed or being
+ *	rebuilt ever since, so no bit was cleared since); 0 while no role is
+ *	failed or rebuilding, and always 0 without a bitmap. A former member
+ *	whose @events is at least this minus 2 missed only writes the bitmap
+ *	has dirty, and may be re-added with a partial rebuild.
  * @reserved: zero
  * @crc: CRC-32C of bytes 0 .. STRIA_SB_CRC_OFFSET - 1
  */
@@ -169,15 +175,16 @@ struct stria_sb {
 	__le64	scrub_end;			/*  208 */
 	__le32	bitmap_offset;			/*  216 */
 	__le32	bitmap_chunk;			/*  220 */
-	__u8	reserved[STRIA_SB_CRC_OFFSET - 224];	/*  224 */
+	__le64	degraded_events;		/*  224 */
+	__u8	reserved[STRIA_SB_CRC_OFFSET - 232];	/*  232 */
 	__le32	crc;				/* 4092 */
 };
 
 static_assert(sizeof(struct stria_sb) == STRIA_SB_SIZE, "superblock is 4 KiB");
 static_assert(offsetof(struct stria_sb, crc) == STRIA_SB_CRC_OFFSET,
 	      "CRC is the last word");
-static_assert(offsetof(struct stria_sb, reserved) == 224,
-	      "bitmap fields end at byte 224");
+static_assert(offsetof(struct stria_sb, reserved) == 232,
+	      "degraded_events ends at byte 232");
 
 /*
  * The write-intent bitmap: bit r (byte r / 8, bit r % 8) of the area at
@@ -415,6 +422,17 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 			 stria_le32(sb->bitmap_offset),
 			 stria_le32(sb->bitmap_chunk),
 			 (unsigned long long)dsec, (unsigned long long)incompat);
+		return -EBADMSG;
+	}
+	if (stria_le64(sb->degraded_events) &&
+	    (!(incompat & STRIA_SB_FEAT_INCOMPAT_BITMAP) || !(failed | rebuilding) ||
+	     stria_le64(sb->degraded_events) > stria_le64(sb->events))) {
+		snprintf(why, len, "bad degraded_events %llu: events %llu, failed 0x%llx, rebuilding 0x%llx, features 0x%llx",
+			 (unsigned long long)stria_le64(sb->degraded_events),
+			 (unsigned long long)stria_le64(sb->events),
+			 (unsigned long long)failed,
+			 (unsigned long long)rebuilding,
+			 (unsigned long long)incompat);
 		return -EBADMSG;
 	}
 	if (stria_le64(sb->data_offset) != STRIA_SB_DATA_OFFSET ||

@@ -138,6 +138,7 @@ void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
 			cpu_to_le64(STRIA_SB_FEAT_INCOMPAT_BITMAP);
 		sb->bitmap_offset = cpu_to_le32(STRIA_SB_BITMAP_OFFSET);
 		sb->bitmap_chunk = cpu_to_le32(stria_bitmap_chunk(a));
+		sb->degraded_events = cpu_to_le64(a->degraded_events);
 	}
 	if (a->sync.scrub_action != STRIA_SB_SCRUB_NONE) {
 		sb->scrub_action = cpu_to_le32(a->sync.scrub_action);

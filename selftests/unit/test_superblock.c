@@ -265,8 +265,48 @@ static void test_bitmap_sb(struct stria_sb *sb)
 	sb->reserved[0] = 1;
 	seal(sb);
 	ret = check(sb, why, sizeof(why));
-	tap(ret == -EBADMSG && strstr(why, "offset 224"),
-	    "a nonzero byte 224, right after the bitmap fields, refused (%s)", why);
+	tap(ret == -EBADMSG && strstr(why, "offset 232"),
+	    "a nonzero byte 232, right after degraded_events, refused (%s)", why);
+}
+
+/* degraded_events: only with a bitmap, a failed or rebuilding role, <= events */
+static void test_degraded_events(struct stria_sb *sb)
+{
+	char why[160];
+	int ret;
+
+	good_bitmap(sb, 1024);
+	sb->events = stria_cpu_le64(40);
+	sb->degraded_events = stria_cpu_le64(40);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "degraded_events = events with a failed role passes (%s)",
+	    ret ? why : "");
+	sb->degraded_events = stria_cpu_le64(41);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "degraded_events 41"),
+	    "degraded_events beyond events refused (%s)", why);
+	sb->degraded_events = stria_cpu_le64(12);
+	sb->failed = 0;
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "degraded_events 12"),
+	    "degraded_events with no failed or rebuilding role refused (%s)", why);
+	sb->rebuilding = stria_cpu_le64(1ULL << 2);
+	sb->rebuild_offset = stria_cpu_le64(2048);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_BITMAP |
+					       STRIA_SB_FEAT_INCOMPAT_REBUILD);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "degraded_events while a role is rebuilt passes (%s)",
+	    ret ? why : "");
+	good_raid6(sb);
+	sb->degraded_events = stria_cpu_le64(1);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "degraded_events 1"),
+	    "degraded_events without a bitmap refused (%s)", why);
 }
 
 struct field {
@@ -290,7 +330,7 @@ int main(void)
 		F(scrub_action, 180), F(rebuild_offset, 184),
 		F(rebuilding, 192), F(scrub_offset, 200), F(scrub_end, 208),
 		F(bitmap_offset, 216), F(bitmap_chunk, 220),
-		F(reserved, 224), F(crc, 4092),
+		F(degraded_events, 224), F(reserved, 232), F(crc, 4092),
 	};
 	struct stria_sb *sb = malloc(sizeof(*sb));
 	char why[160];
@@ -531,6 +571,7 @@ int main(void)
 	    "a RAID0 scrub checkpoint refused (%s)", why);
 
 	test_bitmap_sb(sb);
+	test_degraded_events(sb);
 	test_bitmap_helpers();
 
 	tap(!strcmp(stria_parity_layout_name(5, 0), "left-asymmetric") &&

@@ -111,6 +111,7 @@ static const struct block_device_operations stria_disk_fops = {
  * @scrub_offset: where it goes on
  * @scrub_end: where it ends
  * @bitmap_chunk: region size of the write-intent bitmap, 0 for none
+ * @degraded_events: the degraded spell the superblocks record
  * @dirty: the freshest superblock says active: the array was not stopped
  *	cleanly, and stripes written then may have parity that does not
  *	match their data
@@ -128,6 +129,7 @@ struct stria_opened {
 	u64 scrub_offset;
 	u64 scrub_end;
 	u32 bitmap_chunk;
+	u64 degraded_events;
 	bool dirty;
 };
 
@@ -468,6 +470,7 @@ static int stria_check_assemble(struct stria_spec *spec,
 	o->scrub_end = le64_to_cpu(f->scrub_end);
 	o->dirty = le32_to_cpu(f->state) == STRIA_SB_STATE_ACTIVE;
 	o->bitmap_chunk = le32_to_cpu(f->bitmap_chunk);
+	o->degraded_events = le64_to_cpu(f->degraded_events);
 	if (spec->nr_members > o->nr_roles + STRIA_MAX_SPARES) {
 		stria_fail(spec, STRIA_NO_MEMBER, "array '%.31s' has %u members and at most %u spares, %u devices given",
 			   s0->name, o->nr_roles, STRIA_MAX_SPARES,
@@ -562,6 +565,28 @@ u64 stria_array_rebuilding_roles(const struct stria_array *a)
 	return stria_roles_in(a, STRIA_STATE_REBUILDING);
 }
 
+/**
+ * stria_array_readd_only() - are all members being rebuilt re-added ones?
+ * @a: the array
+ *
+ * Return: true when at least one member is being rebuilt and each was
+ * re-added into its old role (stria_readd_check()).
+ */
+bool stria_array_readd_only(const struct stria_array *a)
+{
+	bool any = false;
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++) {
+		if (READ_ONCE(a->members[i].state) != STRIA_STATE_REBUILDING)
+			continue;
+		if (!a->members[i].readd)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 /*
  * Raise the event count and write the superblocks of the members that have
  * not failed, recording those that have. Caller holds @a->sb_lock.
@@ -570,6 +595,7 @@ u64 stria_array_rebuilding_roles(const struct stria_array *a)
 static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 {
 	struct stria_sb *sb = kmalloc(sizeof(*sb), GFP_KERNEL);
+	bool degraded;
 	int ret = 0, err;
 	u32 i;
 
@@ -581,6 +607,15 @@ static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 	a->sb_failed = stria_array_failed_roles(a);
 	a->sb_rebuilding = stria_array_rebuilding_roles(a);
 	WRITE_ONCE(a->events, a->events + 1);
+	/* the bitmap clears nothing from before this write until after it */
+	degraded = a->wib && (a->sb_failed | a->sb_rebuilding);
+	if (degraded) {
+		WRITE_ONCE(a->sb_degraded, true);
+		if (!a->degraded_events)
+			a->degraded_events = a->events;
+	} else {
+		a->degraded_events = 0;
+	}
 	for (i = 0; i < a->nr_members; i++) {
 		if ((a->sb_failed & BIT_ULL(i)) || !a->members[i].dev.bdev)
 			continue;
@@ -602,7 +637,18 @@ static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 			pr_err("stria%d: cannot write the superblock of spare %pg: %d\n",
 			       a->index, a->spares[i].dev.bdev, err);
 	}
+	/* a replacement is a spare on disk until it takes the role */
+	if (a->repl_role != STRIA_NO_MEMBER &&
+	    READ_ONCE(a->repl.state) == STRIA_STATE_REPLACEMENT) {
+		stria_sb_fill(sb, a, &a->repl, state);
+		err = stria_sb_write(a->repl.dev.bdev, sb);
+		if (err)
+			pr_err("stria%d: cannot write the superblock of replacement %pg: %d\n",
+			       a->index, a->repl.dev.bdev, err);
+	}
 	kfree(sb);
+	if (!degraded)
+		WRITE_ONCE(a->sb_degraded, false);
 	return ret;
 }
 
@@ -847,6 +893,7 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	if (!a)
 		return NULL;
 	a->index = -1;
+	a->repl_role = STRIA_NO_MEMBER;
 	a->node = node;
 	a->geom = *g;
 	a->ops = stria_level_ops(g->level);
@@ -862,6 +909,9 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	stria_sync_init(a);
 	a->sb_failed = o->failed;
 	a->sb_rebuilding = o->rebuilding;
+	a->degraded_events = o->degraded_events;
+	/* what the superblocks say until the first update */
+	a->sb_degraded = o->degraded_events || o->failed || o->rebuilding;
 	a->sync.rebuild_ckpt = o->rebuilding ? o->rebuild_offset : 0;
 	a->sync.scrub_action = o->scrub_action;
 	a->sync.scrub_pos = o->scrub_offset;
@@ -1241,13 +1291,13 @@ out_unlock:
 }
 
 /*
- * A spare takes the failed role @m, with the queue frozen; the failed
+ * Spare @si takes the failed role @m, with the queue frozen; the failed
  * device is released. Caller holds @a->cfg_lock; no sync runs.
  */
 static void stria_spare_take_role(struct stria_array *a,
-				  struct stria_member *m)
+				  struct stria_member *m, u32 si)
 {
-	struct stria_member *sp = &a->spares[a->nr_spares - 1];
+	struct stria_member *sp = &a->spares[si];
 	struct stria_member old = *m;
 	unsigned int memflags;
 
@@ -1257,15 +1307,20 @@ static void stria_spare_take_role(struct stria_array *a,
 	m->node = sp->node;
 	m->dev_sectors = sp->dev_sectors;
 	m->linked = sp->linked;
+	m->readd = sp->readd;
 	memcpy(m->uuid, sp->uuid, STRIA_UUID_LEN);
 	atomic64_set(&m->errors, 0);
 	atomic64_set(&m->read_repairs, 0);
 	stria_member_set_state(m, STRIA_STATE_REBUILDING);
-	memset(sp, 0, sizeof(*sp));
+	memmove(sp, sp + 1, (a->nr_spares - si - 1) * sizeof(*sp));
 	a->nr_spares--;
+	memset(&a->spares[a->nr_spares], 0, sizeof(*sp));
 	mutex_unlock(&a->sb_lock);
 	stria_unfreeze_queue(a->disk->queue, memflags);
-	if (old.dev.bdev)
+	if (m->readd)
+		pr_info("stria%d: %pg is member %u again; only the regions the write-intent bitmap has dirty (%u) are rebuilt\n",
+			a->index, m->dev.bdev, m->role, stria_bitmap_dirty(a));
+	else if (old.dev.bdev)
 		pr_info("stria%d: spare %pg takes role %u from failed %pg and is rebuilt\n",
 			a->index, m->dev.bdev, m->role, old.dev.bdev);
 	else
@@ -1281,8 +1336,9 @@ static void stria_spare_take_role(struct stria_array *a,
  * stria_array_take_spares() - move spares into the failed roles
  * @a: the array
  *
- * Lowest role first, while spares last. Caller holds @a->cfg_lock and no
- * sync runs; the superblocks are not written here.
+ * A re-added former member takes its old role; the other failed roles are
+ * taken lowest first, by the spare added last. Caller holds @a->cfg_lock
+ * and no sync runs; the superblocks are not written here.
  *
  * Return: the roles a spare took.
  */
@@ -1292,10 +1348,23 @@ int stria_array_take_spares(struct stria_array *a)
 	u32 i;
 
 	lockdep_assert_held(&a->cfg_lock);
+	for (i = 0; i < a->nr_spares; ) {
+		struct stria_member *sp = &a->spares[i];
+
+		if (sp->readd && READ_ONCE(a->members[sp->want_role].state) ==
+		    STRIA_STATE_FAILED) {
+			stria_spare_take_role(a, &a->members[sp->want_role], i);
+			n++;
+			continue;
+		}
+		/* its role is taken: an ordinary spare from now on */
+		sp->readd = false;
+		i++;
+	}
 	for (i = 0; i < a->nr_members && a->nr_spares; i++) {
 		if (READ_ONCE(a->members[i].state) != STRIA_STATE_FAILED)
 			continue;
-		stria_spare_take_role(a, &a->members[i]);
+		stria_spare_take_role(a, &a->members[i], a->nr_spares - 1);
 		n++;
 	}
 	return n;
@@ -1359,12 +1428,64 @@ static int stria_spare_open(struct stria_array *a, dev_t dev,
 	return ret;
 }
 
+/*
+ * Is the device of spare @sp a former member of @a that missed only writes
+ * the write-intent bitmap has dirty? Then it goes back into its old role,
+ * and only those regions are rebuilt. That holds when its role has failed,
+ * it was in sync when it left (its superblock does not say it was being
+ * rebuilt), and it left during the array's current degraded spell, since
+ * which no bit was cleared: it was written at most two updates before the
+ * spell's first (the update that failed its superblock write, then the one
+ * recording the failure). Caller holds @a->cfg_lock.
+ */
+static void stria_readd_check(struct stria_array *a, struct stria_member *sp)
+{
+	struct stria_sb *sb = kmalloc(sizeof(*sb), GFP_KERNEL);
+	char why[STRIA_MSG_LEN];
+	u64 ev, de;
+	u32 role;
+
+	if (!sb)
+		return;
+	if (stria_sb_read(sp->dev.bdev, sb) ||
+	    stria_sb_check(sb, stria_sb_crc(sb), why, sizeof(why)) ||
+	    memcmp(sb->array_uuid, a->uuid, STRIA_UUID_LEN))
+		goto out;
+	role = le32_to_cpu(sb->role);
+	ev = le64_to_cpu(sb->events);
+	if (role >= a->nr_members)
+		goto out;
+	mutex_lock(&a->sb_lock);
+	de = a->degraded_events;
+	mutex_unlock(&a->sb_lock);
+	if (READ_ONCE(a->members[role].state) != STRIA_STATE_FAILED)
+		pr_info("stria%d: %pg was member %u of '%s', a role another device holds now\n",
+			a->index, sp->dev.bdev, role, a->name);
+	else if (!a->wib)
+		pr_info("stria%d: %pg was member %u of '%s', which has no write-intent bitmap: it is rebuilt in full\n",
+			a->index, sp->dev.bdev, role, a->name);
+	else if (le64_to_cpu(sb->rebuilding) & BIT_ULL(role))
+		pr_info("stria%d: %pg was member %u of '%s' but was being rebuilt itself: it is rebuilt in full\n",
+			a->index, sp->dev.bdev, role, a->name);
+	else if (!de || ev + 2 < de || ev >= a->events)
+		pr_info("stria%d: %pg was member %u of '%s' until event %llu, before the array's degraded spell (from event %llu): it is rebuilt in full\n",
+			a->index, sp->dev.bdev, role, a->name, ev, de);
+	else {
+		sp->readd = true;
+		sp->want_role = role;
+	}
+out:
+	kfree(sb);
+}
+
 /**
  * stria_array_add_spare() - add a device to a RAID5/6 array as a spare
  * @a: the array
  * @dev: the device
  * @msg: STRIA_MSG_LEN bytes for the reason on failure
  * @role: set to the role the spare took at once, else STRIA_NO_MEMBER
+ * @readd: set when @dev is a former member that took its old role back
+ *	for a partial rebuild (see stria_readd_check())
  *
  * Caller holds stria_arrays_lock. Opens @dev exclusively with the array's
  * holder, writes its spare superblock, then every superblock (events + 1).
@@ -1375,7 +1496,7 @@ static int stria_spare_open(struct stria_array *a, dev_t dev,
  * open error, or the error of the spare's superblock write.
  */
 int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
-			  u32 *role)
+			  u32 *role, bool *readd)
 {
 	struct stria_member tmp = { }, *sp, *m;
 	struct stria_sb *sb;
@@ -1384,6 +1505,7 @@ int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 
 	lockdep_assert_held(&stria_arrays_lock);
 	*role = STRIA_NO_MEMBER;
+	*readd = false;
 	if (!stria_geom_nr_parity(&a->geom)) {
 		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: spares are for raid5 and raid6, which can rebuild a member",
 			 a->name);
@@ -1395,6 +1517,9 @@ int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 		if (m->role == STRIA_SB_ROLE_SPARE)
 			snprintf(msg, STRIA_MSG_LEN, "%pg is a spare of array '%s' already",
 				 m->dev.bdev, a->name);
+		else if (READ_ONCE(m->state) == STRIA_STATE_FAILED)
+			snprintf(msg, STRIA_MSG_LEN, "%pg is failed member %u of '%s': remove it first (striactl remove), then add it back",
+				 m->dev.bdev, m->role, a->name);
 		else
 			snprintf(msg, STRIA_MSG_LEN, "%pg is member %u of array '%s' already",
 				 m->dev.bdev, m->role, a->name);
@@ -1416,6 +1541,7 @@ int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 	tmp.node = tmp.dev.bdev->bd_disk->node_id;
 	tmp.dev_sectors = bdev_nr_sectors(tmp.dev.bdev);
 	generate_random_uuid(tmp.uuid);
+	stria_readd_check(a, &tmp);
 
 	/* its own superblock first: a spare that cannot be written is none */
 	ret = -ENOMEM;
@@ -1444,9 +1570,12 @@ int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 		sp->dev.bdev, a->name);
 	stria_array_update_sbs(a);
 	stria_sync_kick(a, false);
-	for (i = 0; i < a->nr_members; i++)
-		if (stria_member_devt(&a->members[i]) == dev)
-			*role = i;
+	for (i = 0; i < a->nr_members; i++) {
+		if (stria_member_devt(&a->members[i]) != dev)
+			continue;
+		*role = i;
+		*readd = a->members[i].readd;
+	}
 	ret = 0;
 out_unlock:
 	mutex_unlock(&a->cfg_lock);
@@ -1545,6 +1674,250 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 	stria_array_update_sbs(a);
 out_unlock:
 	mutex_unlock(&a->cfg_lock);
+	return ret;
+}
+
+/*
+ * Can member @m of @a be replaced now? Fills @msg when not. Caller holds
+ * @a->cfg_lock.
+ */
+static int stria_replace_check(struct stria_array *a, struct stria_member *m,
+			       dev_t dev, char *msg)
+{
+	struct stria_sync *s = &a->sync;
+
+	if (!m) {
+		snprintf(msg, STRIA_MSG_LEN, "device %u:%u is not a member of array '%s' (stria%d)",
+			 MAJOR(dev), MINOR(dev), a->name, a->index);
+		return -ENODEV;
+	}
+	if (m->role == STRIA_SB_ROLE_SPARE) {
+		snprintf(msg, STRIA_MSG_LEN, "%pg is a spare of array '%s': give the member to replace",
+			 m->dev.bdev, a->name);
+		return -EINVAL;
+	}
+	if (READ_ONCE(m->state) != STRIA_STATE_ACTIVE) {
+		snprintf(msg, STRIA_MSG_LEN, "member %u (%pg) of '%s' is %s: only an active member can be replaced (a spare rebuilds a failed one)",
+			 m->role, m->dev.bdev, a->name,
+			 READ_ONCE(m->state) == STRIA_STATE_REBUILDING ?
+			 "being rebuilt" : "failed");
+		return -EINVAL;
+	}
+	if (atomic_read(&a->nr_failed)) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' is %s: a replace needs every member in sync",
+			 a->name, stria_array_rebuilding_roles(a) ?
+			 "being rebuilt" : "degraded");
+		return -EINVAL;
+	}
+	if (READ_ONCE(a->stopping)) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' is stopping", a->name);
+		return -ENXIO;
+	}
+	if (s->action != STRIA_SYNC_IDLE) {
+		snprintf(msg, STRIA_MSG_LEN, "a %s of '%s' is running: wait for it (striactl wait), or stop a scrub first",
+			 stria_sync_action_name(s->action), a->name);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/**
+ * stria_array_replace() - start copying a member to a replacement
+ * @a: the array
+ * @dev: the member's device
+ * @with: the replacement: a spare of @a, a device to add as a spare
+ *	first, or 0 for the spare added last
+ * @msg: STRIA_MSG_LEN bytes for the reason on failure
+ * @role: set to the member's role once it is found
+ *
+ * Caller holds stria_arrays_lock. The replacement leaves the spares, gets
+ * every write the member gets from now on, and a sync (STRIA_SYNC_REPLACE)
+ * copies the member to it; stria_array_replace_end() ends it.
+ *
+ * Return: 0; -EINVAL on RAID0, for a member not active, a degraded array,
+ * or a @with that is a member; -ENODEV when @dev is no member; -ENOSPC
+ * when there is no spare; -EBUSY while a sync runs; -ENXIO while the array
+ * stops; or the error of adding @with.
+ */
+int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
+			char *msg, u32 *role)
+{
+	struct stria_member *m, *sp = NULL, repl;
+	unsigned int memflags;
+	bool readd;
+	u32 si, r;
+	int ret;
+
+	lockdep_assert_held(&stria_arrays_lock);
+	*role = STRIA_NO_MEMBER;
+	if (!stria_geom_nr_parity(&a->geom) || !a->ops->sync_stripe) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: a member can be replaced in raid5 and raid6 arrays, which can rebuild one",
+			 a->name);
+		return -EINVAL;
+	}
+	mutex_lock(&a->cfg_lock);
+	m = stria_find_dev(a, dev);
+	ret = stria_replace_check(a, m, dev, msg);
+	if (ret)
+		goto out_unlock;
+	*role = m->role;
+	if (with == dev) {
+		snprintf(msg, STRIA_MSG_LEN, "%pg cannot replace itself", m->dev.bdev);
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	if (with) {
+		sp = stria_find_dev(a, with);
+		if (sp && sp->role != STRIA_SB_ROLE_SPARE) {
+			snprintf(msg, STRIA_MSG_LEN, "%pg is member %u of '%s': the replacement must be a spare or a new device",
+				 sp->dev.bdev, sp->role, a->name);
+			ret = -EINVAL;
+			goto out_unlock;
+		}
+		if (!sp) {
+			/* not degraded: it stays a spare */
+			mutex_unlock(&a->cfg_lock);
+			ret = stria_array_add_spare(a, with, msg, &r, &readd);
+			if (ret)
+				return ret;
+			mutex_lock(&a->cfg_lock);
+			m = stria_find_dev(a, dev);
+			ret = stria_replace_check(a, m, dev, msg);
+			if (ret)
+				goto out_unlock;
+			sp = stria_find_dev(a, with);
+			if (!sp || sp->role != STRIA_SB_ROLE_SPARE) {
+				snprintf(msg, STRIA_MSG_LEN, "device %u:%u left the spares of '%s' meanwhile",
+					 MAJOR(with), MINOR(with), a->name);
+				ret = -EAGAIN;
+				goto out_unlock;
+			}
+		}
+	} else if (!a->nr_spares) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' has no spare: add one (striactl add), or name the new device (--with)",
+			 a->name);
+		ret = -ENOSPC;
+		goto out_unlock;
+	} else {
+		sp = &a->spares[a->nr_spares - 1];
+	}
+	si = sp - a->spares;
+
+	/* no request, no sync stripe may see the replacement half set up */
+	memflags = stria_freeze_queue(a->disk->queue);
+	down_write(&a->sync.stripe_sem);
+	mutex_lock(&a->sb_lock);
+	repl = *sp;
+	memmove(sp, sp + 1, (a->nr_spares - si - 1) * sizeof(*sp));
+	a->nr_spares--;
+	memset(&a->spares[a->nr_spares], 0, sizeof(*sp));
+	a->repl = repl;
+	a->repl.readd = false;
+	a->repl.state = STRIA_STATE_REPLACEMENT;
+	WRITE_ONCE(a->repl_role, m->role);
+	mutex_unlock(&a->sb_lock);
+	up_write(&a->sync.stripe_sem);
+	stria_unfreeze_queue(a->disk->queue, memflags);
+	pr_info("stria%d: member %u (%pg) is copied to %pg, which then replaces it\n",
+		a->index, m->role, m->dev.bdev, a->repl.dev.bdev);
+	stria_sync_replace_start(a);
+out_unlock:
+	mutex_unlock(&a->cfg_lock);
+	return ret;
+}
+
+/**
+ * stria_repl_failed() - the replacement failed a write
+ * @a: the array
+ * @st: the write's status
+ *
+ * Any context. The copy stops at its next stripe; the array is not
+ * affected.
+ */
+void stria_repl_failed(struct stria_array *a, blk_status_t st)
+{
+	atomic64_inc(&a->repl.errors);
+	if (cmpxchg(&a->repl.state, STRIA_STATE_REPLACEMENT,
+		    STRIA_STATE_FAILED) == STRIA_STATE_REPLACEMENT)
+		pr_err_ratelimited("stria%d: replacement %pg of member %u failed a write (%d): the replace stops\n",
+				   a->index, a->repl.dev.bdev, a->repl_role,
+				   blk_status_to_errno(st));
+}
+
+/**
+ * stria_array_replace_end() - the copy of a replace is over
+ * @a: the array
+ * @ret: how the copy ended: 0 when it reached the end
+ * @pos: where it got to, member sectors
+ *
+ * Caller holds @a->cfg_lock; the sync worker, with no stripe in flight. On
+ * success the replacement takes the member's role (the queue is frozen
+ * until the superblocks say so) and the old device is released with its
+ * superblock erased. Else the replacement is a spare again, or is released
+ * when it failed.
+ *
+ * Return: @ret, or -EIO when the replacement could not flush its cache.
+ */
+int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
+{
+	u32 r = a->repl_role;
+	struct stria_member *m = &a->members[r], old = { }, repl;
+	unsigned int memflags;
+
+	lockdep_assert_held(&a->cfg_lock);
+	if (!ret && blkdev_issue_flush(a->repl.dev.bdev)) {
+		stria_repl_failed(a, BLK_STS_IOERR);
+		ret = -EIO;
+	}
+	if (!ret && !stria_member_in_sync(m))
+		ret = -EIO;
+	memflags = stria_freeze_queue(a->disk->queue);
+	down_write(&a->sync.stripe_sem);
+	mutex_lock(&a->sb_lock);
+	repl = a->repl;
+	WRITE_ONCE(a->repl_role, STRIA_NO_MEMBER);
+	memset(&a->repl, 0, sizeof(a->repl));
+	if (!ret) {
+		old = *m;
+		m->dev = repl.dev;
+		m->node = repl.node;
+		m->dev_sectors = repl.dev_sectors;
+		m->linked = repl.linked;
+		memcpy(m->uuid, repl.uuid, STRIA_UUID_LEN);
+		atomic64_set(&m->errors, 0);
+		atomic64_set(&m->read_repairs, 0);
+	} else if (repl.state == STRIA_STATE_REPLACEMENT &&
+		   a->nr_spares < STRIA_MAX_SPARES) {
+		repl.state = STRIA_STATE_SPARE;
+		a->spares[a->nr_spares++] = repl;
+		repl.dev.bdev = NULL;
+	}
+	mutex_unlock(&a->sb_lock);
+	up_write(&a->sync.stripe_sem);
+	/* the superblocks name the new member before a write reaches it alone */
+	if (!ret)
+		stria_array_update_sbs(a);
+	stria_unfreeze_queue(a->disk->queue, memflags);
+	if (!ret) {
+		stria_bitmap_add(a, m);
+		pr_info("stria%d: member %u replaced: %pg holds it now, %pg is released\n",
+			a->index, r, m->dev.bdev, old.dev.bdev);
+		stria_sb_erase(a, &old);
+		stria_unlink_holder(a, &old);
+		stria_bdev_close(&old.dev);
+		return 0;
+	}
+	if (repl.dev.bdev) {
+		pr_warn("stria%d: the replace of member %u stopped at %llu of %llu sectors: %pg failed and is released\n",
+			a->index, r, pos, a->geom.member_sectors, repl.dev.bdev);
+		stria_unlink_holder(a, &repl);
+		stria_bdev_close(&repl.dev);
+	} else {
+		pr_info("stria%d: the replace of member %u stopped at %llu of %llu sectors: %pg is a spare again\n",
+			a->index, r, pos, a->geom.member_sectors,
+			a->spares[a->nr_spares - 1].dev.bdev);
+	}
+	stria_array_update_sbs(a);
 	return ret;
 }
 

@@ -30,7 +30,8 @@
 #define STRIA_FEATURES		(STRIA_FEAT_INFO | STRIA_FEAT_RAID0 | \
 				 STRIA_FEAT_RAID5 | STRIA_FEAT_RAID6 | \
 				 STRIA_FEAT_FAIL | STRIA_FEAT_SPARES | \
-				 STRIA_FEAT_SYNC | STRIA_FEAT_BITMAP)
+				 STRIA_FEAT_SYNC | STRIA_FEAT_BITMAP | \
+				 STRIA_FEAT_READD | STRIA_FEAT_REPLACE)
 
 /* The ABI's parity layout numbers are geom.h's (and md's). */
 static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
@@ -433,9 +434,18 @@ static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 	mutex_lock(&a->cfg_lock);
 	stria_query_sync(a, q);
 	n = a->nr_members + a->nr_spares;
-	for (i = 0; um && i < n && i < q->members_cap; i++) {
-		stria_query_member(i < a->nr_members ? &a->members[i] :
-				   &a->spares[i - a->nr_members], &m);
+	if (a->repl_role != STRIA_NO_MEMBER)
+		q->nr_spares++;
+	for (i = 0; um && i < n + (q->nr_spares - a->nr_spares) &&
+	     i < q->members_cap; i++) {
+		if (i < a->nr_members)
+			stria_query_member(&a->members[i], &m);
+		else if (i < n)
+			stria_query_member(&a->spares[i - a->nr_members], &m);
+		else
+			stria_query_member(&a->repl, &m);
+		if (i >= n)
+			m.role = a->repl_role;
 		if (copy_to_user(um + i, &m, sizeof(m))) {
 			ret = -EFAULT;
 			break;
@@ -482,6 +492,46 @@ static long stria_ioc_query(void __user *argp)
 	return 0;
 }
 
+/* Does @major:@minor fit a dev_t? Else fills @msg (STRIA_MSG_LEN). */
+static bool stria_devnum_ok(u32 major, u32 minor, char *msg)
+{
+	if (MAJOR(MKDEV(major, minor)) == major &&
+	    MINOR(MKDEV(major, minor)) == minor)
+		return true;
+	snprintf(msg, STRIA_MSG_LEN, "invalid device number %u:%u", major,
+		 minor);
+	return false;
+}
+
+/* Carry out a checked STRIA_IOC_MEMBER request. */
+static int stria_member_op(struct stria_array *a,
+			   struct stria_ioc_member_op *req)
+{
+	dev_t dev = MKDEV(req->major, req->minor);
+	bool readd;
+	int ret;
+
+	switch (req->op) {
+	case STRIA_MEMBER_OP_ADD:
+		ret = stria_array_add_spare(a, dev, req->msg, &req->role,
+					    &readd);
+		if (!ret && readd)
+			req->result |= STRIA_MEMBER_R_READD;
+		return ret;
+	case STRIA_MEMBER_OP_REMOVE:
+		return stria_array_remove(a, dev, req->msg, &req->role);
+	case STRIA_MEMBER_OP_REPLACE:
+		return stria_array_replace(a, dev,
+					   MKDEV(req->with_major,
+						 req->with_minor),
+					   req->msg, &req->role);
+	default:
+		return stria_array_fail_member(a, dev,
+					       req->flags & STRIA_MEMBER_F_FORCE,
+					       req->msg, &req->role);
+	}
+}
+
 static long stria_ioc_member(void __user *argp)
 {
 	struct stria_ioc_member_op req;
@@ -498,14 +548,15 @@ static long stria_ioc_member(void __user *argp)
 		snprintf(req.msg, sizeof(req.msg), "unknown flags 0x%x", req.flags);
 		goto out;
 	}
-	if (req.reserved0 || req.role || req.events ||
+	if (req.result || req.role || req.events ||
 	    memchr_inv(req.reserved, 0, sizeof(req.reserved)) ||
 	    memchr_inv(req.msg, 0, sizeof(req.msg))) {
 		snprintf(req.msg, sizeof(req.msg), "reserved and output fields must be zero");
 		goto out;
 	}
 	if (req.op != STRIA_MEMBER_OP_FAIL && req.op != STRIA_MEMBER_OP_ADD &&
-	    req.op != STRIA_MEMBER_OP_REMOVE) {
+	    req.op != STRIA_MEMBER_OP_REMOVE &&
+	    req.op != STRIA_MEMBER_OP_REPLACE) {
 		snprintf(req.msg, sizeof(req.msg), "unknown member operation %u", req.op);
 		goto out;
 	}
@@ -513,31 +564,24 @@ static long stria_ioc_member(void __user *argp)
 		snprintf(req.msg, sizeof(req.msg), "flags are for the fail operation only");
 		goto out;
 	}
+	if (req.op != STRIA_MEMBER_OP_REPLACE &&
+	    (req.with_major || req.with_minor)) {
+		snprintf(req.msg, sizeof(req.msg), "a second device is for the replace operation only");
+		goto out;
+	}
 	if (req.name[0] && !stria_name_valid(req.name)) {
 		snprintf(req.msg, sizeof(req.msg), "invalid array name");
 		goto out;
 	}
-	if (MAJOR(MKDEV(req.major, req.minor)) != req.major ||
-	    MINOR(MKDEV(req.major, req.minor)) != req.minor) {
-		snprintf(req.msg, sizeof(req.msg), "invalid device number %u:%u",
-			 req.major, req.minor);
+	if (!stria_devnum_ok(req.major, req.minor, req.msg) ||
+	    !stria_devnum_ok(req.with_major, req.with_minor, req.msg))
 		goto out;
-	}
 	mutex_lock(&stria_arrays_lock);
 	a = stria_running(req.name, req.index, req.msg);
 	if (!a) {
 		ret = -ENOENT;
 	} else {
-		dev_t dev = MKDEV(req.major, req.minor);
-
-		if (req.op == STRIA_MEMBER_OP_ADD)
-			ret = stria_array_add_spare(a, dev, req.msg, &req.role);
-		else if (req.op == STRIA_MEMBER_OP_REMOVE)
-			ret = stria_array_remove(a, dev, req.msg, &req.role);
-		else
-			ret = stria_array_fail_member(a, dev,
-						      req.flags & STRIA_MEMBER_F_FORCE,
-						      req.msg, &req.role);
+		ret = stria_member_op(a, &req);
 		req.events = READ_ONCE(a->events);
 	}
 	mutex_unlock(&stria_arrays_lock);

@@ -715,6 +715,8 @@ static u64 stria_seg_reads(struct stria_sop *sop,
 	case STRIA_PARITY_SYNC:
 		/* rebuild: every member in sync; scrub and resync: all */
 		mask = n == 64 ? ~0ULL : (1ULL << n) - 1;
+		if (sop->sync->op == STRIA_SYNC_OP_REPLACE)
+			mask = 1ULL << r->a->repl_role;
 		if (sop->sync->op == STRIA_SYNC_OP_RESYNC) {
 			mask = 0;
 			for (i = 0; i < r->nd; i++)
@@ -781,7 +783,12 @@ static void stria_sop_endio(struct bio *bio)
 					      bio)->member;
 	blk_status_t st = bio->bi_status;
 
-	if (unlikely(st)) {
+	if (unlikely(st) && m == &sop->r->a->repl) {
+		/* the copy stops; the request does not care */
+		stria_repl_failed(sop->r->a, st);
+		if (sop->sync)
+			WRITE_ONCE(sop->sync->err, -EIO);
+	} else if (unlikely(st)) {
 		if (sop->sync)
 			WRITE_ONCE(sop->sync->err, -EIO);
 		if (!stria_member_io_error(m, st))
@@ -799,14 +806,15 @@ static void stria_sop_endio(struct bio *bio)
 }
 
 /*
- * A bio for columns [@s, @e) of member @m from or to its buffer @which.
- * Process context; never fails.
+ * A bio for columns [@s, @e) of member @m from or to its buffer @which,
+ * to device @mem: the member's, or its replacement's. Process context;
+ * never fails.
  */
 static struct bio *stria_sop_bio(struct stria_sop *sop, u32 which, u32 m,
-				 u32 s, u32 e, stria_opf_t opf)
+				 u32 s, u32 e, stria_opf_t opf,
+				 struct stria_member *mem)
 {
 	struct stria_array *a = sop->r->a;
-	struct stria_member *mem = stria_sop_member(sop, m);
 	u32 nr = (e - s + STRIA_R56_PAGE_SECTORS - 1) /
 		 STRIA_R56_PAGE_SECTORS + 1, col, pend;
 	struct bio *bio;
@@ -839,12 +847,21 @@ static struct bio *stria_sop_bio(struct stria_sop *sop, u32 which, u32 m,
 
 /*
  * Add bios for the columns of every segment in @masks[k] to @list, one per
- * run of consecutive segments a member takes part in.
+ * run of consecutive segments a member takes part in. A member being
+ * replaced gets its writes twice, to its replacement too; the copy of a
+ * replace writes the replacement only.
  */
 static u32 stria_sop_bios(struct stria_sop *sop, const u64 *masks,
 			  u32 which, stria_opf_t opf, struct bio_list *list)
 {
-	u32 n = sop->r->a->nr_members, m, k, count = 0;
+	struct stria_array *a = sop->r->a;
+	u32 n = a->nr_members, m, k, count = 0, rr = STRIA_NO_MEMBER;
+	bool copy = op_is_write(opf) && sop->sync &&
+		    sop->sync->op == STRIA_SYNC_OP_REPLACE;
+
+	if (op_is_write(opf) && unlikely(READ_ONCE(a->repl_role) != STRIA_NO_MEMBER) &&
+	    READ_ONCE(a->repl.state) == STRIA_STATE_REPLACEMENT)
+		rr = a->repl_role;
 
 	for (m = 0; m < n; m++) {
 		for (k = 0; k < sop->nsegs; k++) {
@@ -856,9 +873,17 @@ static u32 stria_sop_bios(struct stria_sop *sop, const u64 *masks,
 			       (masks[k + 1] & (1ULL << m)) &&
 			       sop->segs[k + 1].start == e)
 				e = sop->segs[++k].end;
-			bio_list_add(list, stria_sop_bio(sop, which, m, s, e,
-							 opf));
-			count++;
+			if (!copy) {
+				bio_list_add(list, stria_sop_bio(sop, which, m,
+						s, e, opf,
+						stria_sop_member(sop, m)));
+				count++;
+			}
+			if (m == rr) {
+				bio_list_add(list, stria_sop_bio(sop, which, m,
+						s, e, opf, &a->repl));
+				count++;
+			}
 		}
 	}
 	return count;
@@ -952,6 +977,12 @@ static void stria_sop_sync_compute(struct stria_sop *sop)
 	u32 s = sop->segs[0].start, e = sop->segs[0].end, i;
 	u64 masks[STRIA_PARITY_ROW_SEGS] = { 0 }, bad = 0;
 
+	if (sop->sync->op == STRIA_SYNC_OP_REPLACE) {
+		/* what was read from the member goes to its replacement */
+		masks[0] = 1ULL << r->a->repl_role;
+		stria_sop_write(sop, masks, STRIA_R56_OLD, REQ_OP_WRITE);
+		return;
+	}
 	stria_sop_rebuild(sop, s, e);
 	stria_sop_gen(sop, s, e, 0);
 	switch (sop->sync->op) {
@@ -978,6 +1009,8 @@ static void stria_sop_sync_compute(struct stria_sop *sop)
 		masks[0] = 1ULL << sop->p;
 		if (r->np == 2)
 			masks[0] |= 1ULL << sop->q;
+		break;
+	case STRIA_SYNC_OP_REPLACE:	/* copied above */
 		break;
 	}
 	stria_sop_write(sop, masks, STRIA_R56_NEW, REQ_OP_WRITE);
@@ -1123,8 +1156,16 @@ static void stria_sop_run(struct stria_sop *sop)
 		if (i == sop->skip || !stria_member_in_sync(&a->members[i]))
 			sop->missing |= 1ULL << i;
 	nf = hweight64(sop->missing);
-	if (nf > r->np ||
-	    (sop->sync && sop->sync->op != STRIA_SYNC_OP_REBUILD && nf)) {
+	if (sop->sync && sop->sync->op == STRIA_SYNC_OP_REPLACE) {
+		/* a copy needs the member it copies, nothing else */
+		if (sop->missing & (1ULL << a->repl_role)) {
+			sop->status = BLK_STS_IOERR;
+			stria_sop_done(sop);
+			return;
+		}
+		nf = 0;
+	} else if (nf > r->np ||
+		   (sop->sync && sop->sync->op != STRIA_SYNC_OP_REBUILD && nf)) {
 		sop->status = BLK_STS_IOERR;
 		stria_sop_done(sop);
 		return;
@@ -1146,7 +1187,8 @@ static void stria_sop_run(struct stria_sop *sop)
 			     !stria_sop_has(sop, i)))
 				stria_sop_want(sop, STRIA_R56_OLD, i, sg->start,
 					       sg->end);
-		if (sop->write || sop->sync) {
+		if (sop->write ||
+		    (sop->sync && sop->sync->op != STRIA_SYNC_OP_REPLACE)) {
 			stria_sop_want(sop, STRIA_R56_NEW, sop->p, sg->start,
 				       sg->end);
 			if (r->np == 2)
@@ -1607,10 +1649,17 @@ static int stria_raid56_sync_stripe(struct stria_array *a, u64 stripe,
 	u32 nf = atomic_read(&a->nr_failed), k;
 	struct stria_r56_sync sync = { .op = op, .err = 0 };
 
-	if (stripe >= a->geom.member_sectors >> a->geom.chunk_shift ||
-	    nf > r->np || (op == STRIA_SYNC_OP_REBUILD ?
-			   !stria_array_rebuilding_roles(a) : nf))
+	if (stripe >= a->geom.member_sectors >> a->geom.chunk_shift)
 		return -ENODEV;
+	if (op == STRIA_SYNC_OP_REPLACE) {
+		if (a->repl_role == STRIA_NO_MEMBER ||
+		    !stria_member_in_sync(&a->members[a->repl_role]) ||
+		    READ_ONCE(a->repl.state) != STRIA_STATE_REPLACEMENT)
+			return -ENODEV;
+	} else if (nf > r->np || (op == STRIA_SYNC_OP_REBUILD ?
+				  !stria_array_rebuilding_roles(a) : nf)) {
+		return -ENODEV;
+	}
 	atomic_set(&sync.pending, r->nr_slices);
 	atomic64_set(&sync.mismatches, 0);
 	init_completion(&sync.done);

@@ -43,6 +43,10 @@ struct stria_array;
  *	back to this one (RAID5/6), since the array started
  * @uuid: the member's UUID
  * @linked: holder/slave sysfs links exist
+ * @want_role: with @readd on a spare, the role it held
+ * @readd: a spare that is a former member of this array, added back: it
+ *	takes its old role (@want_role); a member so re-added: its rebuild
+ *	covers only the regions the write-intent bitmap has dirty
  */
 struct stria_member {
 	struct stria_array *array;
@@ -55,6 +59,8 @@ struct stria_member {
 	atomic64_t read_repairs;
 	u8 uuid[STRIA_UUID_LEN];
 	bool linked;
+	u32 want_role;
+	bool readd;
 };
 
 /**
@@ -82,12 +88,15 @@ struct stria_stats {
  * @STRIA_SYNC_OP_REPAIR: as CHECK, and rewrite the parity that is wrong
  * @STRIA_SYNC_OP_RESYNC: recompute and write the parity from the data,
  *	without comparing (after an unclean shutdown)
+ * @STRIA_SYNC_OP_REPLACE: copy the chunk of the member being replaced to
+ *	its replacement (stria_array.repl)
  */
 enum stria_sync_op {
 	STRIA_SYNC_OP_REBUILD,
 	STRIA_SYNC_OP_CHECK,
 	STRIA_SYNC_OP_REPAIR,
 	STRIA_SYNC_OP_RESYNC,
+	STRIA_SYNC_OP_REPLACE,
 };
 
 /**
@@ -138,8 +147,10 @@ struct stria_wib;
  * @end: member sector it ends at
  * @pos: member sectors done up to (from the data area's start)
  * @mismatches: sectors of wrong parity the check or repair found
- * @skipped: member sectors the running or last resync skipped because the
- *	write-intent bitmap had their region clean
+ * @skipped: member sectors the running or last resync, or partial
+ *	rebuild, skipped because the write-intent bitmap had their region clean
+ * @partial: the running rebuild is of re-added members only, and covers
+ *	only the regions the write-intent bitmap has dirty
  * @speed: KiB/s per member over the last second, 0 when idle
  * @speed_min: floor while the array has other I/O, KiB/s (sysfs)
  * @speed_max: ceiling, KiB/s (sysfs)
@@ -162,6 +173,7 @@ struct stria_sync {
 	u64 pos;
 	u64 mismatches;
 	u64 skipped;
+	bool partial;
 	u32 speed;
 	u32 speed_min;
 	u32 speed_max;
@@ -198,12 +210,23 @@ struct stria_sync {
  * @sb_lock: serialises superblock writes and @events, @sb_failed
  * @sb_failed: failed-member bitmap (bit = role) the superblocks record
  * @sb_rebuilding: rebuilding-role bitmap the superblocks record
+ * @degraded_events: event count of the first superblock update of the
+ *	current degraded spell, 0 when not degraded (with @sb_lock)
+ * @sb_degraded: the superblocks on disk may record a degraded spell: the
+ *	write-intent bitmap clears nothing (set before such a write, cleared
+ *	after the write that ends it)
  * @cfg_lock: serialises changes of the member and spare tables (with
  *	@sb_lock held too, so superblock writers see them whole), and the
  *	start and end of syncs; taken after stria_arrays_lock, before @sb_lock
  * @sync: background sync state
  * @nr_spares: entries in @spares
  * @spares: the spares, in the order they were added
+ * @repl_role: the role whose member is being copied to @repl, or
+ *	STRIA_NO_MEMBER; changes with the queue frozen and @sync.stripe_sem
+ *	held for writing
+ * @repl: the replacement being copied (role STRIA_SB_ROLE_SPARE for its
+ *	superblock, state STRIA_STATE_REPLACEMENT, or _FAILED once it failed
+ *	a write)
  * @nr_members: entries in @members
  * @members: the members, by role
  */
@@ -231,10 +254,14 @@ struct stria_array {
 	struct mutex sb_lock;
 	u64 sb_failed;
 	u64 sb_rebuilding;
+	u64 degraded_events;
+	bool sb_degraded;
 	struct mutex cfg_lock;
 	struct stria_sync sync;
 	u32 nr_spares;
 	struct stria_member spares[STRIA_MAX_SPARES];
+	u32 repl_role;
+	struct stria_member repl;
 	u32 nr_members;
 	struct stria_member members[];
 };
@@ -336,12 +363,17 @@ int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 			    char *msg, u32 *role);
 u32 stria_array_state(const struct stria_array *a);
 int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
-			  u32 *role);
+			  u32 *role, bool *readd);
 int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 		       u32 *role);
 int stria_array_update_sbs(struct stria_array *a);
 u64 stria_array_failed_roles(const struct stria_array *a);
 u64 stria_array_rebuilding_roles(const struct stria_array *a);
+bool stria_array_readd_only(const struct stria_array *a);
+int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
+			char *msg, u32 *role);
+int stria_array_replace_end(struct stria_array *a, int ret, u64 pos);
+void stria_repl_failed(struct stria_array *a, blk_status_t st);
 int stria_array_take_spares(struct stria_array *a);
 int stria_array_flush_members(struct stria_array *a);
 struct stria_array *stria_array_find(const char *name, u32 index, bool next);
@@ -410,6 +442,7 @@ extern const struct stria_level_ops stria_raid6_ops;
 /* sync.c */
 void stria_sync_init(struct stria_array *a);
 void stria_sync_kick(struct stria_array *a, bool after_error);
+void stria_sync_replace_start(struct stria_array *a);
 int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
 		     u64 *nr_stripes, char *msg);
 int stria_sync_stop(struct stria_array *a, bool shutdown, char *msg);

@@ -42,13 +42,15 @@ static const char *const stria_sync_names[] = {
 	[STRIA_SYNC_CHECK]	= "check",
 	[STRIA_SYNC_REPAIR]	= "repair",
 	[STRIA_SYNC_RESYNC]	= "resync",
+	[STRIA_SYNC_REPLACE]	= "replace",
 };
 
 /**
  * stria_sync_action_name() - the sysfs name of a sync action
  * @action: STRIA_SYNC_*
  *
- * Return: "idle", "rebuild", "check", "repair", "resync" or "unknown".
+ * Return: "idle", "rebuild", "check", "repair", "resync", "replace" or
+ * "unknown".
  */
 const char *stria_sync_action_name(u32 action)
 {
@@ -65,6 +67,8 @@ static enum stria_sync_op stria_sync_op(u32 action)
 		return STRIA_SYNC_OP_REPAIR;
 	case STRIA_SYNC_RESYNC:
 		return STRIA_SYNC_OP_RESYNC;
+	case STRIA_SYNC_REPLACE:
+		return STRIA_SYNC_OP_REPLACE;
 	default:
 		return STRIA_SYNC_OP_REBUILD;
 	}
@@ -175,6 +179,9 @@ static void stria_sync_checkpoint(struct stria_array *a, u32 action, u64 pos)
 	struct stria_sync *s = &a->sync;
 	int ret = 0;
 
+	/* a replace starts over: its copy is a spare's after a stop */
+	if (action == STRIA_SYNC_REPLACE)
+		return;
 	down_read(&s->stripe_sem);
 	if (action != STRIA_SYNC_CHECK)
 		ret = stria_array_flush_members(a);
@@ -209,6 +216,7 @@ static void stria_rebuild_done(struct stria_array *a)
 
 		if (READ_ONCE(m->state) != STRIA_STATE_REBUILDING)
 			continue;
+		m->readd = false;
 		stria_member_set_state(m, STRIA_STATE_ACTIVE);
 		pr_info("stria%d: member %u (%pg) rebuilt, in sync\n",
 			a->index, m->role, m->dev.bdev);
@@ -239,7 +247,8 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 		else if (!flush_err)
 			s->rebuild_ckpt = pos;
 		/* else the last checkpoint is the last durable position */
-	} else if (ret == -EINTR && READ_ONCE(a->stopping) && pos < s->end) {
+	} else if (action != STRIA_SYNC_REPLACE && ret == -EINTR &&
+		   READ_ONCE(a->stopping) && pos < s->end) {
 		/* the array stops: go on after assemble */
 		s->scrub_action = action;
 		s->scrub_pos = pos;
@@ -252,6 +261,8 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 	mutex_unlock(&a->sb_lock);
 	if (action == STRIA_SYNC_REBUILD && !ret)
 		stria_rebuild_done(a);
+	if (action == STRIA_SYNC_REPLACE)
+		ret = stria_array_replace_end(a, ret, pos);
 	WRITE_ONCE(s->pos, pos);
 	WRITE_ONCE(s->speed, 0);
 	WRITE_ONCE(s->result, ret);
@@ -259,10 +270,10 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 	stria_array_update_sbs(a);
 	trace_stria_sync(a->index, action, 2, pos, s->end,
 			 READ_ONCE(s->mismatches), ret);
-	if (!ret && action == STRIA_SYNC_RESYNC && a->wib)
-		pr_info("stria%d: resync done (%llu of %llu sectors per member in regions the write-intent bitmap had dirty)\n",
-			a->index, s->end - s->start - s->skipped,
-			s->end - s->start);
+	if (!ret && (action == STRIA_SYNC_RESYNC || s->partial) && a->wib)
+		pr_info("stria%d: %s done (%llu of %llu sectors per member in regions the write-intent bitmap had dirty)\n",
+			a->index, stria_sync_action_name(action),
+			s->end - s->start - s->skipped, s->end - s->start);
 	else if (!ret)
 		pr_info("stria%d: %s done (%llu sectors per member%s)\n",
 			a->index, stria_sync_action_name(action),
@@ -300,8 +311,11 @@ static void stria_sync_work(struct work_struct *work)
 			ret = -EINTR;
 			break;
 		}
-		if (action == STRIA_SYNC_RESYNC) {
-			/* the write-intent bitmap says where writes were cut */
+		if (action == STRIA_SYNC_RESYNC || s->partial) {
+			/*
+			 * The write-intent bitmap says where writes were cut,
+			 * or what re-added members missed.
+			 */
 			u64 next = min(stria_bitmap_next_dirty(a, pos), s->end);
 
 			if (next > pos) {
@@ -315,6 +329,13 @@ static void stria_sync_work(struct work_struct *work)
 		if (op == STRIA_SYNC_OP_REBUILD &&
 		    !stria_array_rebuilding_roles(a)) {
 			/* the members being rebuilt have failed */
+			ret = -EIO;
+			break;
+		}
+		if (op == STRIA_SYNC_OP_REPLACE &&
+		    (!stria_member_in_sync(&a->members[a->repl_role]) ||
+		     READ_ONCE(a->repl.state) != STRIA_STATE_REPLACEMENT)) {
+			/* the member or its replacement has failed */
 			ret = -EIO;
 			break;
 		}
@@ -353,12 +374,15 @@ static void stria_sync_begin(struct stria_array *a, u32 action, u64 start,
 	WRITE_ONCE(s->stop, false);
 	WRITE_ONCE(s->speed, 0);
 	WRITE_ONCE(s->result, 0);
+	if (action != STRIA_SYNC_REBUILD)
+		s->partial = false;
 	s->start_failed = stria_array_failed_roles(a);
 	WRITE_ONCE(s->action, action);
 	trace_stria_sync(a->index, action, 0, start, end, s->mismatches, 0);
-	pr_info("stria%d: %s of '%s' %s at %llu of %llu sectors per member\n",
+	pr_info("stria%d: %s of '%s' %s at %llu of %llu sectors per member%s\n",
 		a->index, stria_sync_action_name(action), a->name,
-		start ? "goes on" : "starts", start, end);
+		start ? "goes on" : "starts", start, end,
+		s->partial ? ", in the regions the write-intent bitmap has dirty" : "");
 	queue_work(system_long_wq, &s->work);
 }
 
@@ -397,6 +421,8 @@ void stria_sync_kick(struct stria_array *a, bool after_error)
 		mutex_unlock(&a->sb_lock);
 	}
 	if (stria_array_rebuilding_roles(a)) {
+		/* only re-added members: what the bitmap has dirty */
+		s->partial = a->wib && stria_array_readd_only(a);
 		/* the superblocks name the roles being rebuilt before it runs */
 		stria_array_update_sbs(a);
 		stria_sync_begin(a, STRIA_SYNC_REBUILD, s->rebuild_ckpt,
@@ -407,6 +433,17 @@ void stria_sync_kick(struct stria_array *a, bool after_error)
 	    !atomic_read(&a->nr_failed))
 		stria_sync_begin(a, s->scrub_action, s->scrub_pos,
 				 s->scrub_end);
+}
+
+/**
+ * stria_sync_replace_start() - start the copy of a replace
+ * @a: the array, with @a->repl set up and no sync running
+ *
+ * Caller holds @a->cfg_lock.
+ */
+void stria_sync_replace_start(struct stria_array *a)
+{
+	stria_sync_begin(a, STRIA_SYNC_REPLACE, 0, a->geom.member_sectors);
 }
 
 /**

@@ -27,6 +27,7 @@ static const char *const stria_state_names[] = {
 	[STRIA_STATE_DEGRADED] = "degraded",
 	[STRIA_STATE_SPARE] = "spare",
 	[STRIA_STATE_REBUILDING] = "rebuilding",
+	[STRIA_STATE_REPLACEMENT] = "replacement",
 };
 
 static const char *stria_state_name(u32 state)
@@ -95,6 +96,11 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 				     (long long)atomic64_read(&m->errors),
 				     (long long)atomic64_read(&m->read_repairs));
 	}
+	if (a->repl_role != STRIA_NO_MEMBER)
+		len += sysfs_emit_at(buf, len, "%u %pg %s %lld 0\n", a->repl_role,
+				     a->repl.dev.bdev,
+				     stria_state_name(READ_ONCE(a->repl.state)),
+				     (long long)atomic64_read(&a->repl.errors));
 	mutex_unlock(&a->cfg_lock);
 	return len;
 }

@@ -30,6 +30,8 @@
 #define STRIA_FEAT_SPARES	(1ULL << 5)	/* STRIA_IOC_MEMBER: OP_ADD, OP_REMOVE; rebuild */
 #define STRIA_FEAT_SYNC		(1ULL << 6)	/* scrub: check, repair, stop */
 #define STRIA_FEAT_BITMAP	(1ULL << 7)	/* RAID5/6 write-intent bitmap, create's bitmap_chunk */
+#define STRIA_FEAT_READD	(1ULL << 8)	/* OP_ADD of a former member: partial rebuild */
+#define STRIA_FEAT_REPLACE	(1ULL << 9)	/* STRIA_IOC_MEMBER: OP_REPLACE */
 
 #define STRIA_VERSION_LEN	32
 
@@ -182,6 +184,7 @@ struct stria_ioc_stop {
 #define STRIA_STATE_DEGRADED	2	/* array only: running on redundancy */
 #define STRIA_STATE_SPARE	3	/* member only: a spare, no role yet */
 #define STRIA_STATE_REBUILDING	4	/* member only: being rebuilt */
+#define STRIA_STATE_REPLACEMENT	5	/* member only: being copied from its role's member */
 
 /* background work on an array's stripes */
 #define STRIA_SYNC_IDLE		0	/* none */
@@ -189,6 +192,7 @@ struct stria_ioc_stop {
 #define STRIA_SYNC_CHECK	2	/* scrub: read, verify parity, count */
 #define STRIA_SYNC_REPAIR	3	/* scrub: ... and rewrite wrong parity */
 #define STRIA_SYNC_RESYNC	4	/* recompute parity after an unclean stop */
+#define STRIA_SYNC_REPLACE	5	/* copy a member to its replacement */
 
 /**
  * struct stria_ioc_member - one member, as reported by STRIA_IOC_QUERY
@@ -237,7 +241,9 @@ struct stria_ioc_member {
  * @members_cap: in: entries available at @members, at most
  *	STRIA_MAX_MEMBERS + STRIA_MAX_SPARES; the kernel fills
  *	min(@members_cap, @nr_members + @nr_spares): the members by role,
- *	then the spares (state STRIA_STATE_SPARE, role STRIA_NO_MEMBER)
+ *	then the spares (state STRIA_STATE_SPARE, role STRIA_NO_MEMBER); a
+ *	replacement being copied is the last entry of these, with state
+ *	STRIA_STATE_REPLACEMENT and the role it replaces
  * @nr_cpus: out: entries of the CPU -> hardware queue map (nr_cpu_ids)
  * @cpu_map: in: user pointer to @cpu_map_cap __u32, or 0; out: entry i is
  *	the hardware queue CPU i submits to
@@ -247,7 +253,7 @@ struct stria_ioc_member {
  * @nr_failed: out: members not in sync: STRIA_STATE_FAILED or
  *	STRIA_STATE_REBUILDING
  * @sync_action: out: STRIA_SYNC_* running now (STRIA_SYNC_IDLE: none)
- * @nr_spares: out: spares of the array
+ * @nr_spares: out: spares of the array, and a replacement being copied
  * @sync_done: out: member sectors the running sync has done of
  *	@sync_total (a resumed rebuild or resync starts at its checkpoint); with no sync
  *	running, those of the last one
@@ -307,9 +313,13 @@ struct stria_ioc_query {
 #define STRIA_MEMBER_OP_FAIL	1	/* mark the member failed */
 #define STRIA_MEMBER_OP_ADD	2	/* add the device as a spare */
 #define STRIA_MEMBER_OP_REMOVE	3	/* remove a failed member or a spare */
+#define STRIA_MEMBER_OP_REPLACE	4	/* copy a member to a spare, then swap */
 
 /* stria_ioc_member_op.flags */
 #define STRIA_MEMBER_F_FORCE	(1U << 0)	/* even beyond the level's tolerance */
+
+/* stria_ioc_member_op.result */
+#define STRIA_MEMBER_R_READD	(1U << 0)	/* OP_ADD: back in its old role, partial rebuild */
 
 /**
  * struct stria_ioc_member_op - change the state of one member
@@ -321,9 +331,12 @@ struct stria_ioc_query {
  * @major: in: device number of the member
  * @minor: in: device number of the member
  * @role: out: the member's role
- * @reserved0: in: must be zero
+ * @result: in: must be zero; out: STRIA_MEMBER_R_* bits
  * @events: out: event count of the superblocks written for the change
  * @msg: out: on failure, why, NUL-terminated
+ * @with_major: in: OP_REPLACE: device number of the replacement, 0 with
+ *	@with_minor 0 for the last spare added; else must be zero
+ * @with_minor: in: see @with_major
  * @reserved: in: must be zero
  *
  * STRIA_MEMBER_OP_FAIL marks an active member failed, as if it had failed
@@ -340,6 +353,24 @@ struct stria_ioc_query {
  * (ENOSPC), already a member or spare of this array (EEXIST), in use
  * (EBUSY), STRIA_MAX_SPARES spares already (ENOSPC).
  *
+ * A device whose superblock says it was member N of this array, when role
+ * N has failed, the array keeps a write-intent bitmap and has been
+ * degraded ever since the device left (no bit was cleared since), takes
+ * role N back at once and only the regions the bitmap has dirty are
+ * rebuilt: STRIA_MEMBER_R_READD is set in @result (STRIA_FEAT_READD). Any
+ * other former member is rebuilt in full, as a new spare would be.
+ *
+ * STRIA_MEMBER_OP_REPLACE (STRIA_FEAT_REPLACE) copies the active member
+ * @major:@minor of a RAID5/6 array to a replacement while it stays in
+ * service: the spare @with_major:@with_minor (a device not in the array is
+ * added as a spare first), or the last spare added. Writes go to both
+ * while a sync (STRIA_SYNC_REPLACE) copies the member; at the end the
+ * replacement takes the role and the old device is released with its
+ * superblock erased. When the copy stops (a stop of the array, scrub stop,
+ * a failure of either device), the replacement is a spare again. Refused:
+ * RAID0 (EINVAL), a member that is not active or a degraded array (EINVAL),
+ * no spare to use (ENOSPC), a sync running (EBUSY).
+ *
  * STRIA_MEMBER_OP_REMOVE releases a spare, or a failed member, whose role
  * then has no device (it stays failed). Refused with EBUSY for an active
  * or rebuilding member: fail it first.
@@ -353,10 +384,12 @@ struct stria_ioc_member_op {
 	__u32 major;
 	__u32 minor;
 	__u32 role;
-	__u32 reserved0;
+	__u32 result;
 	__u64 events;
 	char msg[STRIA_MSG_LEN];
-	__u64 reserved[8];
+	__u32 with_major;
+	__u32 with_minor;
+	__u64 reserved[7];
 };
 
 /* stria_ioc_sync.flags */

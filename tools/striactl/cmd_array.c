@@ -829,12 +829,98 @@ static int member_op_each(struct ctx *c, int argc, char **argv, uint32_t op)
 			       argv[i], req.role, arr);
 		else if (req.role == STRIA_NO_MEMBER)
 			printf("added %s to %s as a spare\n", argv[i], arr);
+		else if (req.result & STRIA_MEMBER_R_READD)
+			printf("re-added %s to %s as member %u: only the regions the write-intent bitmap has dirty are rebuilt\n",
+			       argv[i], arr, req.role);
 		else
 			printf("added %s to %s: it takes the failed role %u and is being rebuilt\n",
 			       argv[i], arr, req.role);
 	}
 	close(fd);
 	return status;
+}
+
+/*
+ * "NAME|/dev/striaN OPERAND" with the common options and one option
+ * --@lopt/-@sopt taking a value (*@val, else left alone). Resolves the array
+ * into @name and @index and sets *@arr and *@operand. Returns 0, -1 after
+ * --help (the caller exits with EXIT_OK), or the exit status to return.
+ */
+static int parse_array_operand(struct ctx *c, int argc, char **argv,
+			       const char *lopt, int sopt, const char **val,
+			       const char *missing, char *name,
+			       uint32_t *index, const char **arr,
+			       const char **operand)
+{
+	const struct option longopts[] = {
+		{ lopt, required_argument, NULL, sopt },
+		COMMON_LONGOPTS, { 0 }
+	};
+	char shortopts[8];
+	int opt, ret;
+
+	snprintf(shortopts, sizeof(shortopts), "%c:h", sopt);
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (opt == sopt) {
+			*val = optarg;
+			continue;
+		}
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret;
+	}
+	if (argc - optind != 2)
+		return usage_error(c, "%s", missing);
+	*arr = argv[optind];
+	*operand = argv[optind + 1];
+	if (resolve_array(*arr, name, index))
+		return usage_error(c, "'%s' is not an array name or /dev/striaN", *arr);
+	return 0;
+}
+
+/* replace NAME OLD [--with NEW]: copy member OLD to a spare, then swap. */
+int cmd_replace(struct ctx *c, int argc, char **argv)
+{
+	struct stria_ioc_member_op req;
+	char name[STRIA_NAME_LEN] = "";
+	uint32_t index = 0;
+	const char *arr, *dev, *with = NULL;
+	int fd, ret, err;
+
+	ret = parse_array_operand(c, argc, argv, "with", 'w', &with,
+				  "give the array and the member to replace",
+				  name, &index, &arr, &dev);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	memset(&req, 0, sizeof(req));
+	req.size = sizeof(req);
+	req.op = STRIA_MEMBER_OP_REPLACE;
+	req.index = index;
+	memcpy(req.name, name, sizeof(req.name));
+	ret = member_devnum(c, dev, &req.major, &req.minor);
+	if (!ret && with)
+		ret = member_devnum(c, with, &req.with_major, &req.with_minor);
+	if (ret)
+		return ret;
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	ret = ioctl(fd, STRIA_IOC_MEMBER, &req);
+	err = errno;
+	close(fd);
+	if (ret) {
+		req.msg[STRIA_MSG_LEN - 1] = '\0';
+		if (err == EINVAL && !req.msg[0])
+			err_msg(c, "the loaded stria module cannot replace members: load a newer one");
+		else if (req.msg[0])
+			err_msg(c, "%s: %s", dev, req.msg);
+		else
+			err_msg(c, "%s: %s", dev, strerror(err));
+		return err == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
+	}
+	printf("replacing %s (role %u) in %s%s%s: it stays in service while it is copied ('striactl status' shows the progress)\n",
+	       dev, req.role, arr, with ? " with " : "", with ? with : "");
+	return EXIT_OK;
 }
 
 int cmd_add(struct ctx *c, int argc, char **argv)
@@ -875,10 +961,6 @@ static int parse_range(const char *s, uint64_t *start, uint64_t *end)
 
 int cmd_scrub(struct ctx *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "range", required_argument, NULL, 'r' },
-		COMMON_LONGOPTS, { 0 }
-	};
 	struct stria_ioc_sync req;
 	struct stria_ioc_query q;
 	char name[STRIA_NAME_LEN] = "";
@@ -887,23 +969,13 @@ int cmd_scrub(struct ctx *c, int argc, char **argv)
 	struct stripe_range r;
 	uint32_t index = 0, nd;
 	char s1[32], s2[32];
-	int fd, opt, ret, err;
+	int fd, ret, err;
 
-	while ((opt = getopt_long(argc, argv, "r:h", longopts, NULL)) != -1) {
-		if (opt == 'r') {
-			range = optarg;
-			continue;
-		}
-		ret = common_opt(c, opt);
-		if (ret)
-			return ret < 0 ? EXIT_OK : ret;
-	}
-	if (argc - optind != 2)
-		return usage_error(c, "give the array and check, repair or stop");
-	arr = argv[optind];
-	what = argv[optind + 1];
-	if (resolve_array(arr, name, &index))
-		return usage_error(c, "'%s' is not an array name or /dev/striaN", arr);
+	ret = parse_array_operand(c, argc, argv, "range", 'r', &range,
+				  "give the array and check, repair or stop",
+				  name, &index, &arr, &what);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
 	memset(&req, 0, sizeof(req));
 	req.size = sizeof(req);
 	req.index = index;

@@ -25,7 +25,8 @@ static const char *state_name(uint32_t s)
 	return s == STRIA_STATE_ACTIVE ? "active" :
 	       s == STRIA_STATE_FAILED ? "failed" :
 	       s == STRIA_STATE_SPARE ? "spare" :
-	       s == STRIA_STATE_REBUILDING ? "rebuilding" : "unknown";
+	       s == STRIA_STATE_REBUILDING ? "rebuilding" :
+	       s == STRIA_STATE_REPLACEMENT ? "replacement" : "unknown";
 }
 
 static const char *sync_name(uint32_t a)
@@ -34,7 +35,8 @@ static const char *sync_name(uint32_t a)
 	       a == STRIA_SYNC_REBUILD ? "rebuild" :
 	       a == STRIA_SYNC_CHECK ? "check" :
 	       a == STRIA_SYNC_REPAIR ? "repair" :
-	       a == STRIA_SYNC_RESYNC ? "resync" : "unknown";
+	       a == STRIA_SYNC_RESYNC ? "resync" :
+	       a == STRIA_SYNC_REPLACE ? "replace" : "unknown";
 }
 
 /* An array's state: a member's, or degraded. */
@@ -299,6 +301,8 @@ static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
 		member_devname(m->major, m->minor, buf, sizeof(buf));
 		out_str(o, "device", buf);
 		out_str(o, "state", state_name(m->state));
+		if (m->role != STRIA_NO_MEMBER)
+			out_u64(o, "replaces_role", m->role);
 		out_obj_end(o);
 	}
 	out_arr_end(o);
@@ -399,6 +403,8 @@ static void out_detail_member(struct out *o, const struct stria_ioc_member *m,
 	out_obj_begin(o, NULL);
 	if (with_role)
 		out_u64(o, "role", m->role);
+	else if (m->role != STRIA_NO_MEMBER)
+		out_u64(o, "replaces_role", m->role);
 	member_devname(m->major, m->minor, buf, sizeof(buf));
 	out_str(o, "device", buf);
 	snprintf(buf, sizeof(buf), "%u:%u", m->major, m->minor);
@@ -666,6 +672,8 @@ int cmd_examine(struct ctx *c, int argc, char **argv)
 		out_null(o, "bitmap");
 	}
 	out_u64(o, "events", stria_le64(sb.events));
+	if (stria_le64(sb.degraded_events))
+		out_u64(o, "degraded_since_event", stria_le64(sb.degraded_events));
 	out_str(o, "state", stria_le32(sb.state) == STRIA_SB_STATE_CLEAN ?
 		"clean" : "active");
 	out_u64(o, "features_compat", stria_le64(sb.features_compat));

@@ -282,6 +282,15 @@ static const struct command commands[] = {
 	  "the background ('striactl status' shows the progress). DEV is a block\n"
 	  "device node or MAJOR:MINOR; it must be at least as large as the\n"
 	  "members' data area plus 1 MiB. Exits 1 when any DEV was refused.", 0 },
+	{ "replace", cmd_replace, "NAME|/dev/striaN DEV [--with NEW]",
+	  "Replace active member DEV of a RAID5/6 array while it stays in\n"
+	  "service: a spare (NEW, a device added as a spare first, or the spare\n"
+	  "added last) gets every write DEV gets while a background sync copies\n"
+	  "DEV to it; then it takes DEV's role, and DEV is released with its\n"
+	  "superblock erased. If DEV fails meanwhile, the spare rebuilds it. A\n"
+	  "stop of the array or 'scrub stop' ends the copy (NEW is a spare\n"
+	  "again). Refused while the array is degraded or another sync runs.\n\n"
+	  "  -w, --with NEW       the replacement device", 0 },
 	{ "remove", cmd_remove, "NAME|/dev/striaN DEV...",
 	  "Remove each DEV from a running array: a spare (its superblock is\n"
 	  "erased), or a failed member (its role stays failed, with no device,\n"

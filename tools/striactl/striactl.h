@@ -82,6 +82,7 @@ int cmd_assemble(struct ctx *c, int argc, char **argv);
 int cmd_stop(struct ctx *c, int argc, char **argv);
 int cmd_fail(struct ctx *c, int argc, char **argv);
 int cmd_add(struct ctx *c, int argc, char **argv);
+int cmd_replace(struct ctx *c, int argc, char **argv);
 int cmd_remove(struct ctx *c, int argc, char **argv);
 int cmd_scrub(struct ctx *c, int argc, char **argv);
 int cmd_wait(struct ctx *c, int argc, char **argv);

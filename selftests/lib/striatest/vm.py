@@ -45,7 +45,17 @@ def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path) -> list[st
     # can fail and panic the boot ("IO-APIC + timer doesn't work!").
     cmdline = ("console=ttyS0,115200 loglevel=5 panic=-1 oops=panic no_timer_check "
                + spec.append)
-    argv = [QEMU, "-machine", "q35", "-accel", "tcg,thread=multi", "-cpu", "max",
+    # thread=single: one host thread runs every vCPU in turn. Tests run two
+    # at a time on the 2-core CI machine, and with one thread per vCPU
+    # (thread=multi) two 2-vCPU guests are four busy threads on two cores:
+    # a vCPU spinning on a lock whose holder's thread is descheduled burns
+    # its whole slice, and multi-threaded TCG pays for atomics and
+    # cross-vCPU TLB flushes besides. In one thread a spinning vCPU's PAUSE
+    # hands over to the other vCPU at once. raid56/001 and raid0/003 side
+    # by side: 172 s with thread=multi, 64 s with thread=single (and 101 s
+    # with thread=multi and one vCPU each, which also stalled an emulated
+    # NVMe queue in 2 of 45 boots).
+    argv = [QEMU, "-machine", "q35", "-accel", "tcg,thread=single", "-cpu", "max",
             "-smp", f"{spec.cpus},sockets={2 if spec.numa else 1}", "-m", str(spec.mem), "-nodefaults", "-no-reboot",
             "-display", "none", "-vga", "none",
             "-kernel", str(k.image), "-initrd", str(initrd), "-append", cmdline,

@@ -112,6 +112,8 @@ static const struct block_device_operations stria_disk_fops = {
  * @scrub_end: where it ends
  * @bitmap_chunk: region size of the write-intent bitmap, 0 for none
  * @degraded_events: the degraded spell the superblocks record
+ * @rebuild_partial: roles of @rebuilding that were re-added, rebuilt only
+ *	where the write-intent bitmap has dirty
  * @dirty: the freshest superblock says active: the array was not stopped
  *	cleanly, and stripes written then may have parity that does not
  *	match their data
@@ -130,6 +132,7 @@ struct stria_opened {
 	u64 scrub_end;
 	u32 bitmap_chunk;
 	u64 degraded_events;
+	u64 rebuild_partial;
 	bool dirty;
 };
 
@@ -471,6 +474,7 @@ static int stria_check_assemble(struct stria_spec *spec,
 	o->dirty = le32_to_cpu(f->state) == STRIA_SB_STATE_ACTIVE;
 	o->bitmap_chunk = le32_to_cpu(f->bitmap_chunk);
 	o->degraded_events = le64_to_cpu(f->degraded_events);
+	o->rebuild_partial = le64_to_cpu(f->rebuild_partial);
 	if (spec->nr_members > o->nr_roles + STRIA_MAX_SPARES) {
 		stria_fail(spec, STRIA_NO_MEMBER, "array '%.31s' has %u members and at most %u spares, %u devices given",
 			   s0->name, o->nr_roles, STRIA_MAX_SPARES,
@@ -606,6 +610,10 @@ static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 		return -ENOMEM;
 	a->sb_failed = stria_array_failed_roles(a);
 	a->sb_rebuilding = stria_array_rebuilding_roles(a);
+	a->sb_rebuild_partial = 0;
+	for (i = 0; a->wib && i < a->nr_members; i++)
+		if ((a->sb_rebuilding & BIT_ULL(i)) && a->members[i].readd)
+			a->sb_rebuild_partial |= BIT_ULL(i);
 	WRITE_ONCE(a->events, a->events + 1);
 	/* the bitmap clears nothing from before this write until after it */
 	degraded = a->wib && (a->sb_failed | a->sb_rebuilding);
@@ -909,6 +917,8 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	stria_sync_init(a);
 	a->sb_failed = o->failed;
 	a->sb_rebuilding = o->rebuilding;
+	/* a rebuilding role found missing has failed: not partial either */
+	a->sb_rebuild_partial = o->rebuild_partial & o->rebuilding;
 	a->degraded_events = o->degraded_events;
 	/* what the superblocks say until the first update */
 	a->sb_degraded = o->degraded_events || o->failed || o->rebuilding;
@@ -939,6 +949,8 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 		m->state = o->failed & BIT_ULL(i) ? STRIA_STATE_FAILED :
 			   o->rebuilding & BIT_ULL(i) ? STRIA_STATE_REBUILDING :
 			   STRIA_STATE_ACTIVE;
+		/* a stopped partial rebuild goes on partial (sync.c) */
+		m->readd = !!(a->sb_rebuild_partial & BIT_ULL(i));
 	}
 	for (i = 0; i < spec->nr_members; i++) {
 		struct stria_member *m;

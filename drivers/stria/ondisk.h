@@ -142,6 +142,10 @@
  *	failed or rebuilding, and always 0 without a bitmap. A former member
  *	whose @events is at least this minus 2 missed only writes the bitmap
  *	has dirty, and may be re-added with a partial rebuild.
+ * @rebuild_partial: roles among @rebuilding that are re-added former
+ *	members, rebuilt only in the regions the bitmap has dirty; a stopped
+ *	rebuild of such roles only goes on the same way. Only with a bitmap,
+ *	and always a subset of @rebuilding
  * @reserved: zero
  * @crc: CRC-32C of bytes 0 .. STRIA_SB_CRC_OFFSET - 1
  */
@@ -176,15 +180,16 @@ struct stria_sb {
 	__le32	bitmap_offset;			/*  216 */
 	__le32	bitmap_chunk;			/*  220 */
 	__le64	degraded_events;		/*  224 */
-	__u8	reserved[STRIA_SB_CRC_OFFSET - 232];	/*  232 */
+	__le64	rebuild_partial;		/*  232 */
+	__u8	reserved[STRIA_SB_CRC_OFFSET - 240];	/*  240 */
 	__le32	crc;				/* 4092 */
 };
 
 static_assert(sizeof(struct stria_sb) == STRIA_SB_SIZE, "superblock is 4 KiB");
 static_assert(offsetof(struct stria_sb, crc) == STRIA_SB_CRC_OFFSET,
 	      "CRC is the last word");
-static_assert(offsetof(struct stria_sb, reserved) == 232,
-	      "degraded_events ends at byte 232");
+static_assert(offsetof(struct stria_sb, reserved) == 240,
+	      "rebuild_partial ends at byte 240");
 
 /*
  * The write-intent bitmap: bit r (byte r / 8, bit r % 8) of the area at
@@ -431,6 +436,15 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 			 (unsigned long long)stria_le64(sb->degraded_events),
 			 (unsigned long long)stria_le64(sb->events),
 			 (unsigned long long)failed,
+			 (unsigned long long)rebuilding,
+			 (unsigned long long)incompat);
+		return -EBADMSG;
+	}
+	if (stria_le64(sb->rebuild_partial) &&
+	    (!(incompat & STRIA_SB_FEAT_INCOMPAT_BITMAP) ||
+	     (stria_le64(sb->rebuild_partial) & ~rebuilding))) {
+		snprintf(why, len, "bad rebuild_partial 0x%llx: rebuilding 0x%llx, features 0x%llx",
+			 (unsigned long long)stria_le64(sb->rebuild_partial),
 			 (unsigned long long)rebuilding,
 			 (unsigned long long)incompat);
 		return -EBADMSG;

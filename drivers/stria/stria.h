@@ -210,6 +210,8 @@ struct stria_sync {
  * @sb_lock: serialises superblock writes and @events, @sb_failed
  * @sb_failed: failed-member bitmap (bit = role) the superblocks record
  * @sb_rebuilding: rebuilding-role bitmap the superblocks record
+ * @sb_rebuild_partial: the roles of @sb_rebuilding that are re-added
+ *	members, rebuilt where the write-intent bitmap has dirty only
  * @degraded_events: event count of the first superblock update of the
  *	current degraded spell, 0 when not degraded (with @sb_lock)
  * @sb_degraded: the superblocks on disk may record a degraded spell: the
@@ -254,6 +256,7 @@ struct stria_array {
 	struct mutex sb_lock;
 	u64 sb_failed;
 	u64 sb_rebuilding;
+	u64 sb_rebuild_partial;
 	u64 degraded_events;
 	bool sb_degraded;
 	struct mutex cfg_lock;

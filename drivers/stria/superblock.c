@@ -139,6 +139,7 @@ void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
 		sb->bitmap_offset = cpu_to_le32(STRIA_SB_BITMAP_OFFSET);
 		sb->bitmap_chunk = cpu_to_le32(stria_bitmap_chunk(a));
 		sb->degraded_events = cpu_to_le64(a->degraded_events);
+		sb->rebuild_partial = cpu_to_le64(a->sb_rebuild_partial);
 	}
 	if (a->sync.scrub_action != STRIA_SB_SCRUB_NONE) {
 		sb->scrub_action = cpu_to_le32(a->sync.scrub_action);

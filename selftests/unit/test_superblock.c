@@ -265,8 +265,8 @@ static void test_bitmap_sb(struct stria_sb *sb)
 	sb->reserved[0] = 1;
 	seal(sb);
 	ret = check(sb, why, sizeof(why));
-	tap(ret == -EBADMSG && strstr(why, "offset 232"),
-	    "a nonzero byte 232, right after degraded_events, refused (%s)", why);
+	tap(ret == -EBADMSG && strstr(why, "offset 240"),
+	    "a nonzero byte 240, right after rebuild_partial, refused (%s)", why);
 }
 
 /* degraded_events: only with a bitmap, a failed or rebuilding role, <= events */
@@ -309,6 +309,41 @@ static void test_degraded_events(struct stria_sb *sb)
 	    "degraded_events without a bitmap refused (%s)", why);
 }
 
+/* rebuild_partial: only with a bitmap, a subset of rebuilding */
+static void test_rebuild_partial(struct stria_sb *sb)
+{
+	char why[160];
+	int ret;
+
+	good_bitmap(sb, 1024);
+	sb->failed = 0;
+	sb->events = stria_cpu_le64(40);
+	sb->degraded_events = stria_cpu_le64(38);
+	sb->rebuilding = stria_cpu_le64(1ULL << 2);
+	sb->rebuild_offset = stria_cpu_le64(2048);
+	sb->rebuild_partial = stria_cpu_le64(1ULL << 2);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_BITMAP |
+					       STRIA_SB_FEAT_INCOMPAT_REBUILD);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "rebuild_partial naming the rebuilt role passes (%s)",
+	    ret ? why : "");
+	sb->rebuild_partial = stria_cpu_le64((1ULL << 2) | (1ULL << 1));
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "rebuild_partial 0x6"),
+	    "rebuild_partial naming a role not rebuilding refused (%s)", why);
+	good_raid6(sb);
+	sb->rebuilding = stria_cpu_le64(1ULL << 2);
+	sb->rebuild_offset = stria_cpu_le64(2048);
+	sb->rebuild_partial = stria_cpu_le64(1ULL << 2);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_REBUILD);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "rebuild_partial 0x4"),
+	    "rebuild_partial without a bitmap refused (%s)", why);
+}
+
 struct field {
 	const char *name;
 	size_t off, want;
@@ -330,7 +365,8 @@ int main(void)
 		F(scrub_action, 180), F(rebuild_offset, 184),
 		F(rebuilding, 192), F(scrub_offset, 200), F(scrub_end, 208),
 		F(bitmap_offset, 216), F(bitmap_chunk, 220),
-		F(degraded_events, 224), F(reserved, 232), F(crc, 4092),
+		F(degraded_events, 224), F(rebuild_partial, 232),
+		F(reserved, 240), F(crc, 4092),
 	};
 	struct stria_sb *sb = malloc(sizeof(*sb));
 	char why[160];
@@ -572,6 +608,7 @@ int main(void)
 
 	test_bitmap_sb(sb);
 	test_degraded_events(sb);
+	test_rebuild_partial(sb);
 	test_bitmap_helpers();
 
 	tap(!strcmp(stria_parity_layout_name(5, 0), "left-asymmetric") &&

@@ -651,6 +651,8 @@ int cmd_examine(struct ctx *c, int argc, char **argv)
 	out_roles(o, "failed_roles", stria_le64(sb.failed));
 	out_roles(o, "rebuilding_roles", stria_le64(sb.rebuilding));
 	out_u64(o, "rebuild_offset_sectors", stria_le64(sb.rebuild_offset));
+	if (stria_le64(sb.rebuild_partial))
+		out_roles(o, "rebuild_partial_roles", stria_le64(sb.rebuild_partial));
 	out_str(o, "scrub_checkpoint",
 		stria_le32(sb.scrub_action) == STRIA_SB_SCRUB_CHECK ? "check" :
 		stria_le32(sb.scrub_action) == STRIA_SB_SCRUB_REPAIR ?

@@ -430,6 +430,14 @@ static int assemble_paths(struct ctx *c, const char *name, int n,
 	return ret;
 }
 
+/* A device seen by scanning: every copy, newest or not. */
+struct seen {
+	char *path;
+	uint32_t role;		/* or STRIA_SB_ROLE_SPARE */
+	uint64_t events;
+	struct seen *next;
+};
+
 /* Members found by scanning, grouped by array. */
 struct found {
 	uint8_t uuid[STRIA_UUID_LEN];
@@ -440,12 +448,14 @@ struct found {
 	char *paths[STRIA_MAX_MEMBERS + STRIA_MAX_SPARES];	/* by role */
 	uint64_t ev[STRIA_MAX_MEMBERS];
 	uint32_t nr_spares;	/* after the roles, at paths[nr_members] */
+	struct seen *seen;	/* every device of the array */
 	struct found *next;
 };
 
 static void collect(const char *path, const struct stria_sb *sb, void *arg)
 {
 	struct found **list = arg, *f;
+	struct seen *seen;
 	uint32_t role = stria_le32(sb->role);
 	uint64_t ev = stria_le64(sb->events);
 
@@ -465,6 +475,14 @@ static void collect(const char *path, const struct stria_sb *sb, void *arg)
 	if (ev >= f->events) {
 		f->events = ev;
 		f->failed = stria_le64(sb->failed);
+	}
+	seen = calloc(1, sizeof(*seen));
+	if (seen) {
+		seen->path = strdup(path);
+		seen->role = role;
+		seen->events = ev;
+		seen->next = f->seen;
+		f->seen = seen;
 	}
 	/* spares: the kernel leaves out those that are stale */
 	if (role == STRIA_SB_ROLE_SPARE) {
@@ -505,15 +523,60 @@ static int found_pack(struct found *f)
 	return (int)n;
 }
 
+/*
+ * Devices whose superblock is older than the array's (they missed updates
+ * while away: a failed member, a spare of an older configuration) are left
+ * out of the assembly and named, with how to bring them back, as mdadm
+ * names a non-fresh device it does not include. A stale member whose role
+ * the array does not record as failed stays: the kernel refuses it, which
+ * says more than leaving it out would.
+ */
+static void found_report_stale(struct found *f)
+{
+	const struct seen *s;
+	uint32_t i;
+
+	for (s = f->seen; s; s = s->next) {
+		int spare = s->role == STRIA_SB_ROLE_SPARE;
+
+		if (s->events >= f->events ||
+		    (!spare && s->role < STRIA_MAX_MEMBERS &&
+		     !(f->failed & (1ULL << s->role)) &&
+		     f->paths[s->role] && !strcmp(f->paths[s->role], s->path)))
+			continue;
+		for (i = 0; i < f->nr_members + f->nr_spares; i++) {
+			if (f->paths[i] && !strcmp(f->paths[i], s->path)) {
+				free(f->paths[i]);
+				f->paths[i] = NULL;
+			}
+		}
+		if (spare)
+			printf("array '%s': %s (a spare) is stale (events %llu, the array's %llu) and was left out; 'striactl add %s %s' adds it again\n",
+			       f->name, s->path, (unsigned long long)s->events,
+			       (unsigned long long)f->events, f->name, s->path);
+		else
+			printf("array '%s': %s (member %u) is stale (events %llu, the array's %llu) and was left out; 'striactl add %s %s' re-adds it\n",
+			       f->name, s->path, s->role,
+			       (unsigned long long)s->events,
+			       (unsigned long long)f->events, f->name, s->path);
+	}
+}
+
 static void found_free(struct found *f)
 {
 	struct found *next;
+	struct seen *s, *sn;
 	int i;
 
 	for (; f; f = next) {
 		next = f->next;
 		for (i = 0; i < STRIA_MAX_MEMBERS + STRIA_MAX_SPARES; i++)
 			free(f->paths[i]);
+		for (s = f->seen; s; s = sn) {
+			sn = s->next;
+			free(s->path);
+			free(s);
+		}
 		free(f);
 	}
 }
@@ -566,6 +629,7 @@ static int assemble_scan(struct ctx *c, const char *only_dev, uint32_t flags)
 				printf("array '%s' is already running\n", f->name);
 			continue;
 		}
+		found_report_stale(f);
 		if (!found_complete(f)) {
 			for (have = 0, i = 0; i < f->nr_members; i++)
 				have += !!f->paths[i];

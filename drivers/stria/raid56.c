@@ -81,8 +81,6 @@ MODULE_PARM_DESC(merge_wait_us,
 
 #define STRIA_R56_MERGE_MAX	4	/* a parked sop waits 4 merge_wait_us at most */
 
-/* a page slot planned but not yet allocated */
-#define STRIA_R56_WANTED	((struct page *)1UL)
 
 static const char *const stria_r56_method_names[STRIA_PARITY_METHODS] = {
 	"full_stripe", "rmw", "rcw", "degraded_write", "degraded_read", "sync",
@@ -142,6 +140,9 @@ struct stria_r56_bucket {
  * @bucket_bits: log2 of the number of buckets
  * @buckets: the stripe lock table, on the array's node
  * @wq: bound per-CPU workqueue continuing sops after their reads
+ * @nr_slots: page slots of a sop, 2 * members * @slice_pages
+ * @sop_clear: bytes of a sop cleared when it is allocated: all but its
+ *	page slots, which only the bits of @used make valid
  * @sop_size: bytes of a sop with its arrays
  * @sop_pool: sops, one reserved
  * @page_pool: pages, one sop's worth reserved
@@ -160,6 +161,8 @@ struct stria_raid56 {
 	u32 bucket_bits;
 	struct stria_r56_bucket *buckets;
 	struct workqueue_struct *wq;
+	u32 nr_slots;
+	size_t sop_clear;
 	size_t sop_size;
 	mempool_t *sop_pool;
 	mempool_t *page_pool;
@@ -232,6 +235,9 @@ enum stria_sop_phase {
  * @mine: per data index, the columns of this sop's own request
  * @dmember: per data index, its member
  * @slot: per data index, its syndrome slot
+ * @used: page slots planned; their @pages entries are valid (NULL until
+ *	allocated), the others are not even initialised: a small write plans
+ *	a few of the hundreds of slots, and only those are walked
  * @pages: [2][members][slice_pages] buffer pages, STRIA_R56_NEW/OLD
  */
 struct stria_sop {
@@ -268,6 +274,7 @@ struct stria_sop {
 	struct stria_range *mine;
 	u32 *dmember;
 	u32 *slot;
+	unsigned long *used;
 	struct page **pages;
 };
 
@@ -364,17 +371,15 @@ static void stria_r56_page_put(struct stria_raid56 *r, struct page *pg)
 static void stria_sop_want(struct stria_sop *sop, u32 which, u32 m, u32 s,
 			   u32 e)
 {
-	u32 k;
+	struct stria_raid56 *r = sop->r;
+	u32 k, base = (which * r->a->nr_members + m) * r->slice_pages;
 
 	if (s >= e)
 		return;
 	for (k = (s - sop->lo) / STRIA_R56_PAGE_SECTORS;
-	     k <= (e - 1 - sop->lo) / STRIA_R56_PAGE_SECTORS; k++) {
-		struct page **slot = stria_sop_slot(sop, which, m, k);
-
-		if (!*slot)
-			*slot = STRIA_R56_WANTED;
-	}
+	     k <= (e - 1 - sop->lo) / STRIA_R56_PAGE_SECTORS; k++)
+		if (!__test_and_set_bit(base + k, sop->used))
+			sop->pages[base + k] = NULL;
 }
 
 /*
@@ -386,13 +391,13 @@ static void stria_sop_want(struct stria_sop *sop, u32 which, u32 m, u32 s,
 static void stria_sop_alloc_pages(struct stria_sop *sop)
 {
 	struct stria_raid56 *r = sop->r;
-	u32 i, total = 2 * r->a->nr_members * r->slice_pages;
 	bool reserve = false;
+	u32 i;
 
-	for (i = 0; i < total; i++) {
+	for_each_set_bit(i, sop->used, r->nr_slots) {
 		struct page *pg;
 
-		if (sop->pages[i] != STRIA_R56_WANTED)
+		if (sop->pages[i])
 			continue;
 		pg = reserve ? NULL : stria_r56_page_get(r);
 		if (!pg) {
@@ -411,13 +416,12 @@ static void stria_sop_alloc_pages(struct stria_sop *sop)
 static void stria_sop_free_pages(struct stria_sop *sop)
 {
 	struct stria_raid56 *r = sop->r;
-	u32 i, total = 2 * r->a->nr_members * r->slice_pages;
+	u32 i;
 
-	for (i = 0; i < total; i++) {
-		if (sop->pages[i] && sop->pages[i] != STRIA_R56_WANTED)
+	for_each_set_bit(i, sop->used, r->nr_slots)
+		if (sop->pages[i])
 			stria_r56_page_put(r, sop->pages[i]);
-		sop->pages[i] = NULL;
-	}
+	bitmap_zero(sop->used, r->nr_slots);
 }
 
 /* ---- copies between the request and the buffers ----------------------- */
@@ -1447,7 +1451,7 @@ static struct stria_sop *stria_sop_alloc(struct stria_raid56 *r,
 	struct stria_sop *sop = mempool_alloc(r->sop_pool, GFP_NOIO);
 	u32 i;
 
-	memset(sop, 0, r->sop_size);
+	memset(sop, 0, r->sop_clear);
 	sop->r = r;
 	sop->rq = rq;
 	INIT_LIST_HEAD(&sop->waiters);
@@ -1466,8 +1470,9 @@ static struct stria_sop *stria_sop_alloc(struct stria_raid56 *r,
 	sop->mine = sop->ranges + r->nd;
 	sop->dmember = (u32 *)(sop->mine + r->nd);
 	sop->slot = sop->dmember + r->nd;
-	sop->pages = (struct page **)ALIGN((unsigned long)(sop->slot + r->nd),
-					   sizeof(void *));
+	sop->used = (unsigned long *)ALIGN((unsigned long)(sop->slot + r->nd),
+					   sizeof(long));
+	sop->pages = (struct page **)(sop->used + BITS_TO_LONGS(r->nr_slots));
 	stria_raid56_parity_members(&r->a->geom, stripe, &sop->p, &sop->q);
 	for (i = 0; i < r->nd; i++) {
 		sop->dmember[i] = stria_raid56_data_member(&r->a->geom, stripe,
@@ -1772,10 +1777,13 @@ static int stria_raid56_init(struct stria_array *a)
 		INIT_HLIST_HEAD(&r->buckets[i].busy);
 	}
 
-	r->sop_size = ALIGN(sizeof(struct stria_sop) +
-			    r->nd * (2 * sizeof(struct stria_range) +
-				     2 * sizeof(u32)), sizeof(void *)) +
-		      2 * n * r->slice_pages * sizeof(struct page *);
+	/* the struct, ranges, mine, dmember, slot, used: see stria_sop_alloc() */
+	r->nr_slots = 2 * n * r->slice_pages;
+	r->sop_clear = ALIGN(sizeof(struct stria_sop) +
+			     r->nd * (2 * sizeof(struct stria_range) +
+				      2 * sizeof(u32)), sizeof(long)) +
+		       BITS_TO_LONGS(r->nr_slots) * sizeof(long);
+	r->sop_size = r->sop_clear + r->nr_slots * sizeof(struct page *);
 	r->sop_pool = mempool_create_node(1, mempool_kmalloc, mempool_kfree,
 					  (void *)r->sop_size, GFP_KERNEL,
 					  a->node);

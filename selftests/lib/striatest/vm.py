@@ -18,6 +18,16 @@ from .kernels import TOP, Kernel
 from .testfile import TestSpec
 
 QEMU = "qemu-system-x86_64"
+# -erms -fsrm: TCG runs each iteration of a "rep movsb/stosb" as a
+# translated block of its own, so with ERMS the kernel's memcpy, memset,
+# clear_page and user copies cost one dispatch per byte (a third of the
+# instructions of a RAID5 write on null_blk). Without ERMS the kernel
+# copies with 8-byte moves, which TCG runs at about the cost a real CPU's
+# copy has relative to the rest of the I/O path (and the data tests take
+# half as long: raid0/003 69 s instead of 136 s).
+CPU = "max,-erms,-fsrm"
+# The TCG plugin of VM_PROFILE=1 guests (selftests/tools/stria-insn-profile.c)
+PROFILE_PLUGIN = TOP / "build" / "tools" / "stria-insn-profile.so"
 
 
 def image_paths(workdir: Path, spec: TestSpec) -> list[Path]:
@@ -55,7 +65,7 @@ def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path) -> list[st
     # by side: 172 s with thread=multi, 64 s with thread=single (and 101 s
     # with thread=multi and one vCPU each, which also stalled an emulated
     # NVMe queue in 2 of 45 boots).
-    argv = [QEMU, "-machine", "q35", "-accel", "tcg,thread=single", "-cpu", "max",
+    argv = [QEMU, "-machine", "q35", "-accel", "tcg,thread=single", "-cpu", CPU,
             "-smp", f"{spec.cpus},sockets={2 if spec.numa else 1}", "-m", str(spec.mem), "-nodefaults", "-no-reboot",
             "-display", "none", "-vga", "none",
             "-kernel", str(k.image), "-initrd", str(initrd), "-append", cmdline,
@@ -83,6 +93,9 @@ def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path) -> list[st
                  "-numa", f"node,nodeid=1,cpus={cpus1},memdev=m1",
                  "-device", "pxb-pcie,id=pxb0,bus_nr=64,numa_node=0,bus=pcie.0",
                  "-device", "pxb-pcie,id=pxb1,bus_nr=128,numa_node=1,bus=pcie.0"]
+    if spec.profile:
+        (workdir / "profile").mkdir(exist_ok=True)
+        argv += ["-plugin", f"{PROFILE_PLUGIN},ctl={workdir / 'profile'}"]
     for i, img in enumerate(image_paths(workdir, spec)):
         bus = f"pxb{_node_of(spec, i)}" if spec.numa else "pcie.0"
         extra = spec.nvme_opts.get(i)
@@ -150,6 +163,21 @@ class VM:
             msg = self._read_msg()
             if "return" in msg or "error" in msg:
                 return msg
+
+
+def insn_snapshot(workdir: Path, name: str, timeout: float = 60) -> Path:
+    """Ask the guest's instruction-count plugin for a snapshot of its
+    counters (VM_PROFILE=1) and return the file once it is written."""
+    ctl = workdir / "profile"
+    snap = ctl / f"snap-{name}"
+    snap.unlink(missing_ok=True)
+    (ctl / f"req-{name}").touch()
+    end = time.time() + timeout
+    while not snap.exists():
+        if time.time() > end:
+            raise OSError(f"no instruction-count snapshot {name} in {timeout} s")
+        time.sleep(0.05)
+    return snap
 
 
 def wait_qmp_socket(workdir: Path, timeout: float = 10) -> None:

@@ -144,6 +144,24 @@ host_unplug() {
 	host_cmd qmp "{\"execute\": \"device_del\", \"arguments\": {\"id\": \"$1\"}}"
 }
 
+# host_profile_begin NAME / host_profile_end NAME [IOS]: count the
+# instructions the guest runs between the two calls (the test says
+# VM_PROFILE=1: a TCG plugin counts them; counts, not time). The profile,
+# by module and function and per I/O when IOS is given, goes to
+# $STRIA_OUT/NAME.txt; the raw counts to $STRIA_OUT/NAME.
+host_profile_begin() {
+	host_cmd profile begin "$1" >/dev/null
+}
+
+host_profile_end() {
+	local name=$1 ios=${2:-0}
+	host_cmd profile end "$name" >/dev/null || return 1
+	# modules come and go between profiles: their symbols as of now
+	cat /proc/kallsyms >"$STRIA_OUT/$name.kallsyms"
+	"$STRIA_TOP/selftests/tools/stria-profile" --ios "$ios" "$STRIA_OUT/$name" \
+		"$STRIA_OUT/$name.kallsyms" >"$STRIA_OUT/$name.txt"
+}
+
 # host_kill: power loss. The VM dies at once; the harness boots it again
 # with the same disks and runs test_main with STRIA_BOOT incremented.
 host_kill() {

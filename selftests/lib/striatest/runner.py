@@ -13,8 +13,9 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from . import initramfs, vm
+from . import initramfs, profile, vm
 from .kernels import TOP, Kernel
 from .testfile import TestSpec
 
@@ -227,6 +228,8 @@ class TestRun:
                 reply = guest.qmp(json.loads(arg))
             except (OSError, ValueError) as e:
                 reply = {"error": {"desc": f"harness: {e}"}}
+        elif cmd == "profile":
+            reply = self._profile(arg)
         else:
             reply = {"error": {"desc": f"harness: unknown request {cmd!r}"}}
         ack = self.workdir / "out" / f"ack.{seq}"
@@ -234,6 +237,30 @@ class TestRun:
         tmp.write_text(json.dumps(reply) + "\n")
         tmp.rename(ack)
         return False
+
+    def _profile(self, arg: str) -> dict[str, Any]:
+        """'profile begin|end NAME': snapshot the guest's instruction counts
+        (VM_PROFILE=1); at the end, write out/NAME with what ran between
+        the two snapshots, one 'vaddr instructions-per-block executions'
+        line per block, for profile.py to resolve with the guest's
+        kallsyms."""
+        try:
+            what, name = arg.split()
+            if not re.fullmatch(r"[\w.-]+", name) or what not in ("begin", "end"):
+                raise ValueError(f"bad profile request {arg!r}")
+            if not self.spec.profile:
+                raise ValueError("the test does not say VM_PROFILE=1")
+            snap = vm.insn_snapshot(self.workdir, f"{name}.{what}")
+            if what == "end":
+                begin = self.workdir / "profile" / f"snap-{name}.begin"
+                with open(begin) as b, open(snap) as e:
+                    diff = profile.diff_snapshots(b, e)
+                with open(self.workdir / "out" / name, "w") as f:
+                    for (vaddr, insns), n in sorted(diff.items()):
+                        f.write(f"{vaddr:x} {insns} {n}\n")
+        except (OSError, ValueError) as e:
+            return {"error": {"desc": f"harness: profile: {e}"}}
+        return {"return": {}}
 
     def booted(self) -> bool:
         """Did the guest reach the test (run-test's first line)?"""

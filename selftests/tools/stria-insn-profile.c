@@ -35,7 +35,16 @@ struct block {
 	uint64_t count;		/* bumped by translated code */
 };
 
+/*
+ * User space is counted, not profiled: its blocks share one counter per
+ * block length (vaddr 0 in snapshots), so short-lived processes, each at
+ * addresses of its own, cannot fill the table and leave later kernel code
+ * (a module loaded late) uncounted.
+ */
+#define USER_LENGTHS	513	/* TCG blocks hold at most 512 instructions */
+
 static struct block *table;
+static struct block user[USER_LENGTHS];
 static unsigned long used;
 static uint64_t overflow;	/* blocks that found no room (not counted) */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -67,11 +76,19 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	struct block *b;
 
+	uint64_t vaddr = qemu_plugin_tb_vaddr(tb);
+	uint64_t insns = qemu_plugin_tb_n_insns(tb);
+
 	(void)id;
 	pthread_mutex_lock(&lock);
-	b = lookup(qemu_plugin_tb_vaddr(tb), qemu_plugin_tb_n_insns(tb));
-	if (!b)
-		overflow++;
+	if (!(vaddr >> 63)) {
+		b = &user[insns < USER_LENGTHS ? insns : USER_LENGTHS - 1];
+		b->insns = insns < USER_LENGTHS ? insns : USER_LENGTHS - 1;
+	} else {
+		b = lookup(vaddr, insns);
+		if (!b)
+			overflow++;
+	}
 	pthread_mutex_unlock(&lock);
 	if (b)
 		qemu_plugin_register_vcpu_tb_exec_inline(tb,
@@ -91,6 +108,13 @@ static void snapshot(const char *name)
 		return;
 	pthread_mutex_lock(&lock);
 	fprintf(f, "# blocks %lu overflow %" PRIu64 "\n", used, overflow);
+	for (i = 0; i < USER_LENGTHS; i++) {
+		uint64_t c = __atomic_load_n(&user[i].count, __ATOMIC_RELAXED);
+
+		if (user[i].insns && c)
+			fprintf(f, "0 %" PRIu64 " %" PRIu64 "\n",
+				user[i].insns, c);
+	}
 	for (i = 0; i < TABLE_SIZE; i++) {
 		uint64_t c = __atomic_load_n(&table[i].count, __ATOMIC_RELAXED);
 

@@ -33,10 +33,25 @@ def parse_snapshot(lines: Iterable[str]) -> dict[Block, int]:
     return out
 
 
+def overflow_of(lines: Iterable[str]) -> int:
+    """Blocks the plugin could not count so far (its '# blocks N overflow M'
+    header; 0 without one)."""
+    for line in lines:
+        if line.startswith("# blocks"):
+            return int(line.split()[-1])
+    return 0
+
+
 def diff_snapshots(begin: Iterable[str], end: Iterable[str]) -> dict[Block, int]:
-    """Executions per block between two snapshots (blocks that ran)."""
-    b = parse_snapshot(begin)
-    return {k: n - b.get(k, 0) for k, n in parse_snapshot(end).items() if n > b.get(k, 0)}
+    """Executions per block between two snapshots (blocks that ran).
+    Refuses a window in which blocks went uncounted (a full table)."""
+    bl, el = list(begin), list(end)
+    lost = overflow_of(el) - overflow_of(bl)
+    if lost:
+        raise ValueError(f"{lost} blocks were translated but not counted (the plugin's table "
+                         "is full): the profile would be incomplete")
+    b = parse_snapshot(bl)
+    return {k: n - b.get(k, 0) for k, n in parse_snapshot(el).items() if n > b.get(k, 0)}
 
 
 @dataclass

@@ -77,3 +77,17 @@ def test_main_reports_and_refuses_a_missing_file(tmp_path: Path,
     assert "100 instructions, 25 per I/O" in capsys.readouterr().out
     assert profile.main([str(win) + ".none", str(ks)]) == 1
     assert "stria-profile:" in capsys.readouterr().err
+
+
+def test_a_window_with_uncounted_blocks_is_refused() -> None:
+    begin = ["# blocks 3 overflow 2", "ffffffff81000100 4 10"]
+    end = ["# blocks 3 overflow 5", "ffffffff81000100 4 12"]
+    with pytest.raises(ValueError, match="3 blocks were translated but not counted"):
+        profile.diff_snapshots(begin, end)
+
+
+def test_user_space_is_counted_by_block_length() -> None:
+    window = profile.parse_window(["0 5 10", "0 7 1", "ffffffffc0000010 3 2"])
+    p = profile.build(window, profile.parse_kallsyms(KALLSYMS))
+    assert p.modules["(user)"] == 57
+    assert p.functions["stria_queue_rq [stria]"] == 6

@@ -19,6 +19,9 @@ from . import initramfs, profile, vm
 from .kernels import TOP, Kernel
 from .testfile import TestSpec
 
+# environment variables passed to tests: benchmark and profile knobs
+PASSED_ENV = ("STRIA_BENCH_", "STRIA_PROFILE_", "STRIA_INSN_")
+
 # A kernel log line matching this fails the test (the brief's list).
 BAD_KERNEL_LOG = re.compile(
     r"\bBUG\b|WARNING:|\bOops\b|KASAN|lockdep is turned off|possible recursive locking"
@@ -112,6 +115,11 @@ class TestRun:
             "STRIA_OUT": out,
             "STRIA_MODULES_HOST_DIR": str(self.kernel.moddir),
         }
+        # the knobs of benchmarks and profiles (STRIA_BENCH_MERGE_US=...)
+        # reach the guest from the runner's environment
+        for k, v in os.environ.items():
+            if k.startswith(PASSED_ENV) and re.fullmatch(r"[\w.,:/ =-]*", v):
+                e[k] = v
         return e
 
     def _write_env(self, boot: int) -> None:

@@ -214,6 +214,69 @@ static inline u32 stria_parity_plan(u32 nr_data, u32 nr_parity, bool rmw_ok,
 }
 
 /**
+ * stria_range_union() - two ranges of one chunk as one
+ * @a: a range, possibly empty
+ * @b: a range, possibly empty, that touches or overlaps @a when both are
+ *	not empty
+ *
+ * Return: the smallest range holding both.
+ */
+static inline struct stria_range stria_range_union(const struct stria_range *a,
+						   const struct stria_range *b)
+{
+	struct stria_range u;
+
+	if (a->start >= a->end)
+		return *b;
+	if (b->start >= b->end)
+		return *a;
+	u.start = a->start < b->start ? a->start : b->start;
+	u.end = a->end > b->end ? a->end : b->end;
+	return u;
+}
+
+/**
+ * stria_parity_mergeable() - may two writes of a stripe slice be one?
+ * @nr_data: data chunks per stripe
+ * @a: @nr_data ranges, by data index: the columns one write covers
+ * @b: the same for the other write
+ * @lo: first column of the slice
+ * @hi: column after the slice's last
+ *
+ * The union must be what one contiguous write of the slice would write:
+ * in every data chunk the two ranges touch or overlap (the union stays one
+ * interval), and the chunks written follow each other, all but the first
+ * from @lo, all but the last to @hi. Then stria_parity_plan() of the union
+ * has at most STRIA_PARITY_ROW_SEGS segments, as a request's.
+ *
+ * Return: true when the writes may be merged.
+ */
+static inline bool stria_parity_mergeable(u32 nr_data,
+					  const struct stria_range *a,
+					  const struct stria_range *b,
+					  u32 lo, u32 hi)
+{
+	struct stria_range u, prev = { 0, 0 };
+	bool any = false;
+	u32 i, last = 0;
+
+	for (i = 0; i < nr_data; i++) {
+		if (a[i].start < a[i].end && b[i].start < b[i].end &&
+		    (b[i].start > a[i].end || a[i].start > b[i].end))
+			return false;
+		u = stria_range_union(&a[i], &b[i]);
+		if (u.start >= u.end)
+			continue;
+		if (any && (last + 1 != i || u.start != lo || prev.end != hi))
+			return false;
+		any = true;
+		last = i;
+		prev = u;
+	}
+	return any;
+}
+
+/**
  * stria_raid56_row_ranges() - what a write puts in each chunk of a stripe
  * @g: a RAID5 or RAID6 geometry
  * @sector: first array sector of the write

@@ -289,6 +289,26 @@ static void stria_parity_plan_example(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, segs[2].read, 0xcULL);
 }
 
+/*
+ * Parked writes merge when their union is one contiguous write of the
+ * slice: the tail of a stripe with the head that fills it, not a write
+ * that leaves a gap (as the user-space test checks by brute force).
+ */
+static void stria_parity_mergeable_cases(struct kunit *test)
+{
+	struct stria_range tail[3] = { { 0, 16 }, { 0, 0 }, { 0, 0 } };
+	struct stria_range head[3] = { { 0, 0 }, { 0, 16 }, { 0, 8 } };
+	struct stria_range gap[3] = { { 0, 0 }, { 0, 0 }, { 0, 8 } };
+	struct stria_range part[3] = { { 0, 4 }, { 0, 0 }, { 0, 0 } };
+	struct stria_range next[3] = { { 4, 12 }, { 0, 0 }, { 0, 0 } };
+
+	KUNIT_EXPECT_TRUE(test, stria_parity_mergeable(3, tail, head, 0, 16));
+	KUNIT_EXPECT_FALSE(test, stria_parity_mergeable(3, tail, gap, 0, 16));
+	KUNIT_EXPECT_FALSE(test, stria_parity_mergeable(3, part, head, 0, 16));
+	KUNIT_EXPECT_TRUE(test, stria_parity_mergeable(3, part, next, 0, 16));
+	KUNIT_EXPECT_EQ(test, stria_range_union(&part[0], &next[0]).end, 12U);
+}
+
 #define STRIA_KUNIT_NDATA	8
 
 /*
@@ -376,6 +396,7 @@ static void stria_parity_kernel_lib(struct kunit *test)
 static struct kunit_case stria_parity_cases[] = {
 	KUNIT_CASE(stria_parity_choose_cases),
 	KUNIT_CASE(stria_parity_plan_example),
+	KUNIT_CASE(stria_parity_mergeable_cases),
 	KUNIT_CASE(stria_parity_kernel_lib),
 	{}
 };

@@ -547,6 +547,113 @@ static void test_plan_executed(u32 level, u32 layout, u32 n)
 	    methods[0], methods[1], methods[2], bad);
 }
 
+/* @nd ranges from a compact "start-end" list, "-" for an empty chunk. */
+static void ranges_of(struct stria_range *r, u32 nd, const u32 *se)
+{
+	u32 i;
+
+	for (i = 0; i < nd; i++) {
+		r[i].start = se[2 * i];
+		r[i].end = se[2 * i + 1];
+	}
+}
+
+/* The merge rule of parked writes (stria_parity_mergeable()). */
+static void test_mergeable_examples(void)
+{
+	static const struct {
+		u32 a[6], b[6];
+		bool want;
+		const char *what;
+	} cases[] = {
+		{ { 0, 16, 0, 0, 0, 0 }, { 0, 0, 0, 16, 0, 16 }, true,
+		  "a tail and the head that fills the stripe" },
+		{ { 0, 4, 0, 0, 0, 0 }, { 4, 8, 0, 0, 0, 0 }, true,
+		  "two writes of one chunk that touch" },
+		{ { 0, 4, 0, 0, 0, 0 }, { 2, 6, 0, 0, 0, 0 }, true,
+		  "two writes of one chunk that overlap" },
+		{ { 0, 4, 0, 0, 0, 0 }, { 6, 8, 0, 0, 0, 0 }, false,
+		  "a gap in one chunk" },
+		{ { 0, 4, 0, 0, 0, 0 }, { 0, 0, 0, 4, 0, 0 }, false,
+		  "the next chunk while the first does not reach its end" },
+		{ { 0, 16, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0, 4 }, false,
+		  "a chunk skipped" },
+		{ { 0, 16, 0, 0, 0, 0 }, { 0, 0, 2, 6, 0, 0 }, false,
+		  "the next chunk not from its start" },
+		{ { 8, 16, 0, 0, 0, 0 }, { 0, 0, 0, 16, 0, 8 }, true,
+		  "a write into the first chunk's end and on" },
+		{ { 0, 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0, 0 }, false,
+		  "nothing written" },
+	};
+	struct stria_range a[3], b[3];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ranges_of(a, 3, cases[i].a);
+		ranges_of(b, 3, cases[i].b);
+		tap(stria_parity_mergeable(3, a, b, 0, 16) == cases[i].want &&
+		    stria_parity_mergeable(3, b, a, 0, 16) == cases[i].want,
+		    "mergeable: %s: %s", cases[i].what,
+		    cases[i].want ? "yes" : "no");
+	}
+}
+
+/* The part of slice positions [@s, @e) in chunk @i of @cols columns. */
+static struct stria_range clip(u32 s, u32 e, u32 i, u32 cols)
+{
+	struct stria_range r = { 0, 0 };
+	u32 base = i * cols;
+
+	if (s < base + cols && e > base) {
+		r.start = s > base ? s - base : 0;
+		r.end = e < base + cols ? e - base : cols;
+	}
+	return r;
+}
+
+/*
+ * Against brute force on a slice of @cols columns of @nd chunks, for
+ * every pair of contiguous writes: mergeable exactly when their union is
+ * one contiguous write (they touch or overlap in slice order), the union
+ * is that write, and its plan fits STRIA_PARITY_ROW_SEGS segments.
+ */
+static void test_mergeable_brute(u32 nd, u32 cols)
+{
+	struct stria_range a[MAX_DATA], b[MAX_DATA], u[MAX_DATA], m;
+	struct stria_parity_seg segs[2 * MAX_DATA];
+	u32 total = nd * cols, s1, e1, s2, e2, i, bad = 0, pairs = 0;
+
+	for (s1 = 0; s1 < total; s1++)
+	for (e1 = s1 + 1; e1 <= total; e1++)
+	for (s2 = 0; s2 < total; s2++)
+	for (e2 = s2 + 1; e2 <= total; e2++) {
+		bool want = s2 <= e1 && s1 <= e2;
+
+		for (i = 0; i < nd; i++) {
+			a[i] = clip(s1, e1, i, cols);
+			b[i] = clip(s2, e2, i, cols);
+			u[i] = clip(s1 < s2 ? s1 : s2, e1 > e2 ? e1 : e2, i, cols);
+		}
+		pairs++;
+		if (stria_parity_mergeable(nd, a, b, 0, cols) != want) {
+			bad++;
+			continue;
+		}
+		if (!want)
+			continue;
+		for (i = 0; i < nd; i++) {
+			m = stria_range_union(&a[i], &b[i]);
+			if (m.start != u[i].start || m.end != u[i].end)
+				bad++;
+		}
+		if (stria_parity_plan(nd, 1, true, u, segs, 2 * MAX_DATA) >
+		    STRIA_PARITY_ROW_SEGS)
+			bad++;
+	}
+	tap(bad == 0, "mergeable, %u chunks of %u columns: %u pairs of contiguous writes agree with brute force",
+	    nd, cols, pairs);
+}
+
 int main(void)
 {
 	static const int ndatas[] = { 2, 3, 4, 5, 8, 13, 16 };
@@ -570,6 +677,10 @@ int main(void)
 	test_plan_brute(5, 13);
 	test_plan_brute(6, 6);
 	test_plan_brute(6, 64);
+	test_mergeable_examples();
+	test_mergeable_brute(2, 4);
+	test_mergeable_brute(3, 4);
+	test_mergeable_brute(4, 3);
 	for (layout = 0; layout < 4; layout++) {
 		for (i = 0; i < ARRAY_SIZE(r5); i++)
 			test_plan_executed(5, layout, r5[i]);

@@ -74,13 +74,20 @@
 #define STRIA_R56_NEW	0U	/* data to write, or the new parity */
 #define STRIA_R56_OLD	1U	/* what was read from the member */
 
-static unsigned int merge_wait_us;
+static unsigned int merge_wait_us = 50000;
 module_param(merge_wait_us, uint, 0644);
 MODULE_PARM_DESC(merge_wait_us,
-		 "RAID5/6: how long a partial-stripe write that starts a stripe waits for the next write that continues it, and again after each one, at most 4 times as long in all (microseconds; 0 = no wait, the default)");
+		 "RAID5/6: the longest a sequential partial-stripe write that starts a stripe waits for the writes that fill it, while its writer is not waiting for it (microseconds; 0 = never wait; default 50000)");
 
-#define STRIA_R56_MERGE_MAX	4	/* a parked sop waits 4 merge_wait_us at most */
-
+/* write requests of a CPU remembered to tell a sequential write */
+#define STRIA_R56_STREAMS	4U
+/* how often a parked sop looks whether its writer waits for it */
+#define STRIA_R56_PARK_POLL_NS	(100 * NSEC_PER_USEC)
+/* a CPU's record of parks: +1 for one that merged, -2 for one that did not */
+#define STRIA_R56_SCORE_MAX	8
+#define STRIA_R56_SCORE_MIN	(-8)
+/* with a failing record, one lone sequential tail in this many parks */
+#define STRIA_R56_PROBE		16U
 
 static const char *const stria_r56_method_names[STRIA_PARITY_METHODS] = {
 	"full_stripe", "rmw", "rcw", "degraded_write", "degraded_read", "sync",
@@ -94,6 +101,9 @@ static const char *const stria_r56_method_names[STRIA_PARITY_METHODS] = {
  * @read_retries: requests queued again after a member read failed
  * @merged: write sops merged into a waiting partial-stripe write
  * @merge_timeouts: waiting partial-stripe writes that went on unfilled
+ *	when merge_wait_us was over
+ * @merge_idle: waiting partial-stripe writes that went on unfilled
+ *	because no other write of their CPU was left in flight
  * @read_repairs: member reads that failed, rebuilt and written back
  */
 struct stria_r56_stats {
@@ -103,8 +113,38 @@ struct stria_r56_stats {
 	u64 read_retries;
 	u64 merged;
 	u64 merge_timeouts;
+	u64 merge_idle;
 	u64 read_repairs;
 };
+
+/**
+ * struct stria_r56_stream - a CPU's writes, for the merge
+ * @lock: protects @parked and the parked flag of the sops on it
+ * @parked: this CPU's sops parked for a merge
+ * @busy: write sops this CPU submitted that are in flight and not parked
+ *	(nor merged into a parked one): while there are some, the writer
+ *	has not run dry and the write that fills a parked stripe may come
+ * @score: how parks have gone on this CPU lately: +1 for one that merged
+ *	(from 0 at least), -2 for one that went on with nothing merged
+ *	(@lock). Below 0, a tail
+ *	with nothing else of its CPU in flight parks only as a probe, one
+ *	in STRIA_R56_PROBE: its writer most likely waits for it (queue
+ *	depth 1), and the park would cost it a poll period
+ * @probe: lone tails seen with a failing record (hint)
+ * @ends: ends (sectors) of this CPU's latest write requests; a write
+ *	that starts at one continues a sequential stream (hints: written
+ *	without a lock)
+ * @next: the entry of @ends written next
+ */
+struct stria_r56_stream {
+	spinlock_t lock;
+	struct list_head parked;
+	atomic_t busy;
+	int score;
+	u32 probe;
+	u64 ends[STRIA_R56_STREAMS];
+	u32 next;
+} ____cacheline_aligned_in_smp;
 
 /**
  * struct stria_r56_pcache - a CPU's free pages
@@ -148,6 +188,7 @@ struct stria_r56_bucket {
  * @page_pool: pages, one sop's worth reserved
  * @reserve_lock: one sop at a time allocates from @page_pool's reserve
  * @pcache: per-CPU free pages
+ * @streams: per-CPU write streams, for the merge
  * @stats: per-CPU counters
  */
 struct stria_raid56 {
@@ -168,6 +209,7 @@ struct stria_raid56 {
 	mempool_t *page_pool;
 	struct mutex reserve_lock;
 	struct stria_r56_pcache __percpu *pcache;
+	struct stria_r56_stream __percpu *streams;
 	struct stria_r56_stats __percpu *stats;
 };
 
@@ -205,11 +247,16 @@ enum stria_sop_phase {
  * @merged: write sops merged into this one, in arrival order; they end
  *	with it
  * @park: ends the wait of a parked sop
- * @park_until: when the wait ends; each merge moves it on, up to
- *	@park_limit (bucket lock)
- * @park_limit: the longest the wait may last
+ * @park_entry: in its CPU's stream's @parked while parked
+ * @park_limit: when its wait ends at the latest (merge_wait_us)
+ * @nr_merged: writes merged into it (its CPU's stream lock)
+ * @writer: the user task that submitted it (a reference) while parked;
+ *	NULL when kblockd dispatched it
  * @parked: holds its stripe lock and waits for writes that fill the rest
- *	of the slice (bucket lock)
+ *	of the slice (its CPU's stream lock)
+ * @timed: @park was set up; it is cancelled before the sop runs
+ * @busy: counted in its CPU's stream's @busy
+ * @seq: its request continues one of its CPU's latest writes
  * @work: continues the sop in process context
  * @key: lock key, stripe and slice
  * @stripe: stripe number
@@ -249,9 +296,14 @@ struct stria_sop {
 	struct list_head wait_entry;
 	struct list_head merged;
 	struct hrtimer park;
-	ktime_t park_until;
+	struct list_head park_entry;
 	ktime_t park_limit;
+	u32 nr_merged;
+	struct task_struct *writer;
 	bool parked;
+	bool timed;
+	bool busy;
+	bool seq;
 	struct work_struct work;
 	u64 key;
 	u64 stripe;
@@ -279,6 +331,7 @@ struct stria_sop {
 };
 
 static void stria_sop_run(struct stria_sop *sop);
+static void stria_sop_run_parked(struct stria_sop *sop);
 
 static inline struct stria_member *stria_sop_member(struct stria_sop *sop,
 						    u32 m)
@@ -1113,9 +1166,12 @@ static void stria_sop_work(struct work_struct *work)
 {
 	struct stria_sop *sop = container_of(work, struct stria_sop, work);
 
-	if (sop->phase == STRIA_SOP_LOCK_WAIT)
-		stria_sop_run(sop);
-	else
+	if (sop->phase == STRIA_SOP_LOCK_WAIT) {
+		if (sop->timed)
+			stria_sop_run_parked(sop);
+		else
+			stria_sop_run(sop);
+	} else
 		stria_sop_after_reads(sop);
 }
 
@@ -1251,86 +1307,186 @@ static bool stria_sop_full(const struct stria_sop *sop)
  * Should a write that has just taken its stripe lock wait for others to
  * fill the slice? Only one that starts the stripe: it writes the first
  * data chunk from the slice's first column on, and every other chunk it
- * writes from there too (the tail of a sequential write, which the next
- * one continues), on a healthy array, when merging is on.
+ * writes from there too; that continues a sequential stream (its request
+ * starts where a recent write of its CPU ended: the tail of a write the
+ * next one continues); on a healthy array, when merging is on; when other
+ * writes of its CPU are in flight, or parks have been merging lately.
  */
 static bool stria_sop_should_park(const struct stria_sop *sop)
 {
-	u32 i;
+	struct stria_r56_stream *st = per_cpu_ptr(sop->r->streams, sop->cpu);
+	u32 i, probe;
 
-	if (!READ_ONCE(merge_wait_us) || !sop->write || sop->sync ||
-	    atomic_read(&sop->r->a->nr_failed) || stria_sop_full(sop) ||
-	    sop->ranges[0].start != sop->lo ||
+	if (!sop->seq || !READ_ONCE(merge_wait_us) || !sop->write ||
+	    sop->sync || atomic_read(&sop->r->a->nr_failed) ||
+	    stria_sop_full(sop) || sop->ranges[0].start != sop->lo ||
 	    sop->ranges[0].end == sop->lo)
 		return false;
 	for (i = 1; i < sop->r->nd; i++)
 		if (sop->ranges[i].start < sop->ranges[i].end &&
 		    sop->ranges[i].start != sop->lo)
 			return false;
-	return true;
+	if (atomic_read(&st->busy) >= 2 || READ_ONCE(st->score) >= 0)
+		return true;
+	probe = READ_ONCE(st->probe) + 1;
+	WRITE_ONCE(st->probe, probe);
+	return !(probe % STRIA_R56_PROBE);
 }
 
 /*
- * Merge write @sop into parked @owner when, for every data chunk, the two
- * column ranges touch or overlap (a sop's range per chunk stays one
- * interval). Caller holds the bucket lock.
+ * Merge write @sop into parked @owner when the union is what one
+ * contiguous write of the slice would write (stria_parity_mergeable()).
+ * Caller holds the bucket lock.
  */
 static bool stria_sop_merge(struct stria_sop *owner, struct stria_sop *sop)
 {
 	u32 nd = owner->r->nd, i;
 
-	for (i = 0; i < nd; i++) {
-		const struct stria_range *o = &owner->ranges[i];
-		const struct stria_range *n = &sop->ranges[i];
-
-		if (o->start < o->end && n->start < n->end &&
-		    (n->start > o->end || o->start > n->end))
-			return false;
-	}
-	for (i = 0; i < nd; i++) {
-		struct stria_range *o = &owner->ranges[i];
-		const struct stria_range *n = &sop->ranges[i];
-
-		if (n->start >= n->end)
-			continue;
-		if (o->start >= o->end) {
-			*o = *n;
-			continue;
-		}
-		o->start = min(o->start, n->start);
-		o->end = max(o->end, n->end);
-	}
+	if (!stria_parity_mergeable(nd, owner->ranges, sop->ranges, owner->lo,
+				    owner->lo + owner->r->slice))
+		return false;
+	for (i = 0; i < nd; i++)
+		owner->ranges[i] = stria_range_union(&owner->ranges[i],
+						     &sop->ranges[i]);
 	owner->opf_flags |= sop->opf_flags;
 	list_add_tail(&sop->wait_entry, &owner->merged);
 	return true;
 }
 
 /*
- * Hard irq: a parked sop waited long enough, and goes on as it is, unless
- * a merge moved its end on. Only this callback re-arms the timer.
+ * Is the writer of parked @sop waiting for it? When no other write of its
+ * CPU is in flight and the task that submitted it sleeps, nothing will
+ * fill the stripe: the writer waits for this write (queue depth 1, or the
+ * end of a stream). A writer woken by a completion counts as running.
+ * When blk-mq's kblockd dispatched it, the writer is not known: an idle
+ * CPU is enough.
  */
-static enum hrtimer_restart stria_sop_park_end(struct hrtimer *t)
+static bool stria_sop_writer_waits(struct stria_sop *sop)
+{
+	struct stria_r56_stream *st = per_cpu_ptr(sop->r->streams, sop->cpu);
+
+	return !atomic_read(&st->busy) &&
+	       (!sop->writer || !task_is_running(sop->writer));
+}
+
+/*
+ * A parked sop goes on, and the CPU's record learns whether parking paid.
+ * Caller holds the stream lock, @parked is set.
+ */
+static void stria_sop_unpark(struct stria_sop *sop)
+{
+	struct stria_r56_stream *st = per_cpu_ptr(sop->r->streams, sop->cpu);
+
+	sop->parked = false;
+	list_del_init(&sop->park_entry);
+	if (sop->nr_merged)
+		/* one merge is enough to park lone tails again */
+		st->score = min(max(st->score, 0) + 1, STRIA_R56_SCORE_MAX);
+	else
+		st->score = max(st->score - 2, STRIA_R56_SCORE_MIN);
+}
+
+/* An unparked sop counts as busy again; its work runs it. */
+static void stria_sop_resume(struct stria_sop *sop)
+{
+	struct stria_r56_stream *st = per_cpu_ptr(sop->r->streams, sop->cpu);
+
+	sop->busy = true;
+	atomic_inc(&st->busy);
+	/* the last touch: the work may end and free the sop */
+	queue_work_on(sop->cpu, sop->r->wq, &sop->work);
+}
+
+/*
+ * Hard irq, every STRIA_R56_PARK_POLL_NS: a parked sop goes on when its
+ * writer waits for it or merge_wait_us is over. Only this callback
+ * re-arms the timer.
+ */
+static enum hrtimer_restart stria_sop_park_poll(struct hrtimer *t)
 {
 	struct stria_sop *sop = container_of(t, struct stria_sop, park);
-	struct stria_r56_bucket *b = stria_sop_bucket(sop);
+	struct stria_r56_stream *st = per_cpu_ptr(sop->r->streams, sop->cpu);
+	bool run, late = false, waits = false;
 	unsigned long flags;
-	bool run;
 
-	spin_lock_irqsave(&b->lock, flags);
+	spin_lock_irqsave(&st->lock, flags);
 	run = sop->parked;
-	if (run && ktime_before(ktime_get(), sop->park_until)) {
-		hrtimer_set_expires(t, sop->park_until);
-		spin_unlock_irqrestore(&b->lock, flags);
-		return HRTIMER_RESTART;
-	}
-	sop->parked = false;
-	spin_unlock_irqrestore(&b->lock, flags);
 	if (run) {
-		this_cpu_inc(sop->r->stats->merge_timeouts);
-		/* the last touch: the work may end and free the sop */
-		queue_work_on(sop->cpu, sop->r->wq, &sop->work);
+		late = !ktime_before(ktime_get(), sop->park_limit);
+		waits = stria_sop_writer_waits(sop);
+		if (!late && !waits) {
+			hrtimer_forward_now(t, ns_to_ktime(STRIA_R56_PARK_POLL_NS));
+			spin_unlock_irqrestore(&st->lock, flags);
+			return HRTIMER_RESTART;
+		}
+		stria_sop_unpark(sop);
+	}
+	spin_unlock_irqrestore(&st->lock, flags);
+	if (run) {
+		if (waits)
+			this_cpu_inc(sop->r->stats->merge_idle);
+		else
+			this_cpu_inc(sop->r->stats->merge_timeouts);
+		stria_sop_resume(sop);
 	}
 	return HRTIMER_NORESTART;
+}
+
+/*
+ * Any context: no write of @cpu is in flight but parked ones. Those whose
+ * writer sleeps go on now (a writer at queue depth 1 waits for its last
+ * write); the others are watched by their timers.
+ */
+static void stria_r56_stream_idle(struct stria_raid56 *r, int cpu)
+{
+	struct stria_r56_stream *st = per_cpu_ptr(r->streams, cpu);
+	struct stria_sop *sop, *tmp;
+	unsigned long flags;
+	LIST_HEAD(go);
+
+	spin_lock_irqsave(&st->lock, flags);
+	list_for_each_entry_safe(sop, tmp, &st->parked, park_entry) {
+		if (!stria_sop_writer_waits(sop))
+			continue;
+		stria_sop_unpark(sop);
+		list_add_tail(&sop->park_entry, &go);
+	}
+	spin_unlock_irqrestore(&st->lock, flags);
+	list_for_each_entry_safe(sop, tmp, &go, park_entry) {
+		list_del_init(&sop->park_entry);
+		this_cpu_inc(r->stats->merge_idle);
+		stria_sop_resume(sop);
+	}
+}
+
+/* A write sop of @cpu no longer counts as busy (it ended or parked). */
+static void stria_r56_cpu_unbusy(struct stria_raid56 *r, int cpu)
+{
+	if (atomic_dec_and_test(&per_cpu_ptr(r->streams, cpu)->busy))
+		stria_r56_stream_idle(r, cpu);
+}
+
+static void stria_sop_unbusy(struct stria_sop *sop)
+{
+	if (!sop->busy)
+		return;
+	sop->busy = false;
+	stria_r56_cpu_unbusy(sop->r, sop->cpu);
+}
+
+/*
+ * Run a sop that was parked: its timer may still be running (it cancels
+ * itself when it finds the sop gone on), and its writer is let go.
+ * Process context.
+ */
+static void stria_sop_run_parked(struct stria_sop *sop)
+{
+	hrtimer_cancel(&sop->park);
+	sop->timed = false;
+	if (sop->writer)
+		put_task_struct(sop->writer);
+	sop->writer = NULL;
+	stria_sop_run(sop);
 }
 
 /*
@@ -1346,24 +1502,31 @@ static void stria_sop_start(struct stria_sop *sop)
 
 	spin_lock_irqsave(&b->lock, flags);
 	hlist_for_each_entry(owner, &b->busy, hnode) {
+		struct stria_r56_stream *ost;
+		bool merged = false, full = false;
+
 		if (owner->key != sop->key)
 			continue;
-		if (owner->parked && sop->write && !sop->sync &&
-		    stria_sop_merge(owner, sop)) {
-			bool full = stria_sop_full(owner);
-
-			if (full)
-				owner->parked = false;
-			else
-				owner->park_until = min(owner->park_limit,
-					ktime_add_us(ktime_get(),
-						     READ_ONCE(merge_wait_us)));
+		ost = per_cpu_ptr(owner->r->streams, owner->cpu);
+		if (sop->write && !sop->sync) {
+			spin_lock(&ost->lock);
+			if (owner->parked && stria_sop_merge(owner, sop)) {
+				merged = true;
+				owner->nr_merged++;
+				full = stria_sop_full(owner);
+				if (full)
+					stria_sop_unpark(owner);
+			}
+			spin_unlock(&ost->lock);
+		}
+		if (merged) {
 			spin_unlock_irqrestore(&b->lock, flags);
 			this_cpu_inc(sop->r->stats->merged);
+			stria_sop_unbusy(sop);
 			if (full) {
-				/* waits for a running stria_sop_park_end() */
-				hrtimer_cancel(&owner->park);
-				stria_sop_run(owner);
+				owner->busy = true;
+				atomic_inc(&ost->busy);
+				stria_sop_run_parked(owner);
 			}
 			return;
 		}
@@ -1375,19 +1538,30 @@ static void stria_sop_start(struct stria_sop *sop)
 	hlist_add_head(&sop->hnode, &b->busy);
 	park = stria_sop_should_park(sop);
 	if (park) {
-		u32 wait = READ_ONCE(merge_wait_us);
-		ktime_t now = ktime_get();
+		struct stria_r56_stream *st = per_cpu_ptr(sop->r->streams,
+							   sop->cpu);
 
+		stria_hrtimer_setup(&sop->park, stria_sop_park_poll,
+				    CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+		sop->timed = true;
+		sop->park_limit = ktime_add_us(ktime_get(),
+					       READ_ONCE(merge_wait_us));
+		if (in_task() && !(current->flags & PF_KTHREAD)) {
+			get_task_struct(current);
+			sop->writer = current;
+		}
+		spin_lock(&st->lock);
 		sop->parked = true;
-		sop->park_until = ktime_add_us(now, wait);
-		sop->park_limit = ktime_add_us(now, (u64)wait *
-					       STRIA_R56_MERGE_MAX);
-		stria_hrtimer_setup(&sop->park, stria_sop_park_end,
-				    CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-		hrtimer_start(&sop->park, sop->park_until, HRTIMER_MODE_ABS);
+		list_add_tail(&sop->park_entry, &st->parked);
+		spin_unlock(&st->lock);
+		hrtimer_start(&sop->park, ns_to_ktime(STRIA_R56_PARK_POLL_NS),
+			      HRTIMER_MODE_REL);
 	}
 	spin_unlock_irqrestore(&b->lock, flags);
-	if (!park)
+	if (park)
+		/* parked, it waits only while its CPU has others in flight */
+		stria_sop_unbusy(sop);
+	else
 		stria_sop_run(sop);
 }
 
@@ -1420,6 +1594,8 @@ static void stria_sop_done(struct stria_sop *sop)
 	struct request *rq = sop->rq;
 	blk_status_t st = sop->status;
 	struct stria_sop *c, *tmp;
+	int cpu = sop->cpu;
+	bool busy = sop->busy;
 
 	if (!st && (u32)atomic_read(&r->a->nr_failed) > r->np)
 		st = BLK_STS_IOERR;
@@ -1433,6 +1609,20 @@ static void stria_sop_done(struct stria_sop *sop)
 		stria_rq_put(crq, st);
 	}
 	mempool_free(sop, r->sop_pool);
+	if (busy) {
+		/*
+		 * The request ends (and wakes its writer) before the CPU
+		 * may look idle: a woken writer is not waiting for a
+		 * parked write. The queue reference keeps the array.
+		 */
+		struct request_queue *q = rq->q;
+
+		percpu_ref_get(&q->q_usage_counter);
+		stria_rq_put(rq, st);
+		stria_r56_cpu_unbusy(r, cpu);
+		percpu_ref_put(&q->q_usage_counter);
+		return;
+	}
 	if (!sync) {
 		stria_rq_put(rq, st);
 		return;
@@ -1457,6 +1647,7 @@ static struct stria_sop *stria_sop_alloc(struct stria_raid56 *r,
 	INIT_LIST_HEAD(&sop->waiters);
 	INIT_LIST_HEAD(&sop->wait_entry);
 	INIT_LIST_HEAD(&sop->merged);
+	INIT_LIST_HEAD(&sop->park_entry);
 	if (rq)
 		sop->opf_flags = rq->cmd_flags & (REQ_FUA | REQ_SYNC);
 	INIT_WORK(&sop->work, stria_sop_work);
@@ -1514,11 +1705,35 @@ static bool stria_r56_where(struct stria_array *a, struct request *rq,
 	return !WARN_ON_ONCE(*off + len > stria_geom_stripe_sectors(&a->geom));
 }
 
+/*
+ * Does a write at @pos continue one of this CPU's latest writes? Remember
+ * where this one ends. Hints only: a race costs a merge, not data.
+ */
+static bool stria_r56_sequential(struct stria_raid56 *r, u64 pos, u32 len)
+{
+	struct stria_r56_stream *st = raw_cpu_ptr(r->streams);
+	bool seq = false;
+	u32 i;
+
+	for (i = 0; i < STRIA_R56_STREAMS; i++)
+		if (READ_ONCE(st->ends[i]) == pos) {
+			seq = true;
+			break;
+		}
+	if (!seq) {
+		i = READ_ONCE(st->next);
+		WRITE_ONCE(st->next, (i + 1) % STRIA_R56_STREAMS);
+	}
+	WRITE_ONCE(st->ends[i], pos + len);
+	return seq;
+}
+
 static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 {
 	struct stria_raid56 *r = a->r56;
 	u32 off, len = blk_rq_sectors(rq), k, i, shift = a->geom.chunk_shift;
 	u64 stripe;
+	bool seq;
 
 	if (!stria_r56_where(a, rq, &stripe, &off))
 		return BLK_STS_IOERR;
@@ -1526,6 +1741,7 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 		return BLK_STS_RESOURCE;
 	stria_rq_begin(rq);
 	stria_count_io(a, rq);
+	seq = stria_r56_sequential(r, blk_rq_pos(rq), len);
 	for (k = 0; k < r->nr_slices; k++) {
 		u32 lo = k * r->slice, hi = lo + r->slice;
 		struct stria_sop *sop = NULL;
@@ -1544,6 +1760,9 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 		if (!sop)
 			continue;
 		stria_rq_get(rq);
+		sop->seq = seq;
+		sop->busy = true;
+		atomic_inc(&per_cpu_ptr(r->streams, sop->cpu)->busy);
 		stria_sop_start(sop);
 	}
 	stria_rq_put(rq, BLK_STS_OK);
@@ -1740,6 +1959,7 @@ static void stria_raid56_exit(struct stria_array *a)
 	}
 	mempool_destroy(r->page_pool);
 	mempool_destroy(r->sop_pool);
+	free_percpu(r->streams);
 	free_percpu(r->stats);
 	kvfree(r->buckets);
 	kfree(r);
@@ -1792,11 +2012,18 @@ static int stria_raid56_init(struct stria_array *a)
 					   mempool_free_pages, (void *)0,
 					   GFP_KERNEL, a->node);
 	r->pcache = alloc_percpu(struct stria_r56_pcache);
+	r->streams = alloc_percpu(struct stria_r56_stream);
 	r->stats = alloc_percpu(struct stria_r56_stats);
-	if (!r->sop_pool || !r->page_pool || !r->pcache || !r->stats)
+	if (!r->sop_pool || !r->page_pool || !r->pcache || !r->streams ||
+	    !r->stats)
 		goto nomem;
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
+		struct stria_r56_stream *st = per_cpu_ptr(r->streams, cpu);
+
 		local_lock_init(&per_cpu_ptr(r->pcache, cpu)->lock);
+		spin_lock_init(&st->lock);
+		INIT_LIST_HEAD(&st->parked);
+	}
 	r->wq = alloc_workqueue("stria%d_r56", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
 				a->index);
 	if (!r->wq)
@@ -1833,6 +2060,7 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 		sum.read_retries += s->read_retries;
 		sum.merged += s->merged;
 		sum.merge_timeouts += s->merge_timeouts;
+		sum.merge_idle += s->merge_idle;
 		sum.read_repairs += s->read_repairs;
 	}
 	for (k = 0; k < STRIA_PARITY_METHODS; k++)
@@ -1846,6 +2074,7 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 	len += sysfs_emit_at(buf, len, "merged %llu\n", sum.merged);
 	len += sysfs_emit_at(buf, len, "merge_timeouts %llu\n",
 			     sum.merge_timeouts);
+	len += sysfs_emit_at(buf, len, "merge_idle %llu\n", sum.merge_idle);
 	len += sysfs_emit_at(buf, len, "read_repairs %llu\n",
 			     sum.read_repairs);
 	return len;

@@ -77,7 +77,7 @@
 static unsigned int merge_wait_us = 50000;
 module_param(merge_wait_us, uint, 0644);
 MODULE_PARM_DESC(merge_wait_us,
-		 "RAID5/6: the longest a sequential partial-stripe write that starts a stripe waits for the writes that fill it, while its writer is not waiting for it (microseconds; 0 = never wait; default 50000)");
+		 "RAID5/6: a sequential partial-stripe write that starts a stripe waits for the writes that fill it while its writer is not waiting for it, at most this long for each next one (microseconds; 0 = never wait; default 50000)");
 
 /* write requests of a CPU remembered to tell a sequential write */
 #define STRIA_R56_STREAMS	4U
@@ -248,7 +248,8 @@ enum stria_sop_phase {
  *	with it
  * @park: ends the wait of a parked sop
  * @park_entry: in its CPU's stream's @parked while parked
- * @park_limit: when its wait ends at the latest (merge_wait_us)
+ * @park_limit: when its wait ends at the latest: merge_wait_us after it
+ *	parked or after the last write merged into it
  * @nr_merged: writes merged into it (its CPU's stream lock)
  * @writer: the user task that submitted it (a reference) while parked;
  *	NULL when kblockd dispatched it
@@ -1513,6 +1514,10 @@ static void stria_sop_start(struct stria_sop *sop)
 			if (owner->parked && stria_sop_merge(owner, sop)) {
 				merged = true;
 				owner->nr_merged++;
+				/* the stream goes on: wait for its next write */
+				owner->park_limit =
+					ktime_add_us(ktime_get(),
+						     READ_ONCE(merge_wait_us));
 				full = stria_sop_full(owner);
 				if (full)
 					stria_sop_unpark(owner);
@@ -1709,18 +1714,41 @@ static bool stria_r56_where(struct stria_array *a, struct request *rq,
  * Does a write at @pos continue one of this CPU's latest writes? Remember
  * where this one ends. Hints only: a race costs a merge, not data.
  */
-static bool stria_r56_sequential(struct stria_raid56 *r, u64 pos, u32 len)
+static bool stria_r56_ends_at(struct stria_r56_stream *st, u64 pos, u32 *at)
 {
-	struct stria_r56_stream *st = raw_cpu_ptr(r->streams);
-	bool seq = false;
 	u32 i;
 
 	for (i = 0; i < STRIA_R56_STREAMS; i++)
 		if (READ_ONCE(st->ends[i]) == pos) {
-			seq = true;
-			break;
+			*at = i;
+			return true;
 		}
-	if (!seq) {
+	return false;
+}
+
+/*
+ * @wide: the write could park (it starts a stripe without filling it):
+ * when this CPU did not write what it continues, the others are asked
+ * too, as a writer moves between CPUs. Reads of their entries only.
+ */
+static bool stria_r56_sequential(struct stria_raid56 *r, u64 pos, u32 len,
+				 bool wide)
+{
+	struct stria_r56_stream *st = raw_cpu_ptr(r->streams);
+	bool here, seq;
+	u32 i, other;
+	int cpu;
+
+	here = stria_r56_ends_at(st, pos, &i);
+	seq = here;
+	if (!seq && wide)
+		for_each_possible_cpu(cpu)
+			if (stria_r56_ends_at(per_cpu_ptr(r->streams, cpu),
+					      pos, &other)) {
+				seq = true;
+				break;
+			}
+	if (!here) {
 		i = READ_ONCE(st->next);
 		WRITE_ONCE(st->next, (i + 1) % STRIA_R56_STREAMS);
 	}
@@ -1741,7 +1769,8 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 		return BLK_STS_RESOURCE;
 	stria_rq_begin(rq);
 	stria_count_io(a, rq);
-	seq = stria_r56_sequential(r, blk_rq_pos(rq), len);
+	seq = stria_r56_sequential(r, blk_rq_pos(rq), len,
+				   !off && len < stria_geom_stripe_sectors(&a->geom));
 	for (k = 0; k < r->nr_slices; k++) {
 		u32 lo = k * r->slice, hi = lo + r->slice;
 		struct stria_sop *sop = NULL;

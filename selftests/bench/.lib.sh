@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers shared by the RAID5/6 benchmarks (a dot file: not a test itself):
+# the 4 null_blk members and the contenders built on them. Source after
+# selftests/tests/raid0/.lib.sh (striactl, wipe).
+
+M=(/dev/nullb0 /dev/nullb1 /dev/nullb2 /dev/nullb3)
+
+# member_reads: read requests completed by the 4 members so far
+member_reads() {
+	local d s=0
+	for d in "${M[@]}"; do
+		s=$((s + $(awk '{print $1}' "/sys/block/${d#/dev/}/stat")))
+	done
+	echo $s
+}
+
+# setup CONTENDER: build raw (the members side by side, for fio), stria0,
+# stria5, stria6, md5 or md6 on the members, 64 KiB chunks; print the
+# device to measure. Neither stria nor md has a write-intent bitmap: the
+# same work per write. md is tuned (stripe_cache_size 4096,
+# group_thread_cnt 2).
+setup() {
+	case $1 in
+	raw) (IFS=:; echo "${M[*]}") ;;
+	stria0) striactl create b --level 0 --chunk 64K "${M[@]}" >&2 && echo /dev/stria0 ;;
+	stria5 | stria6)
+		striactl create b --level "${1#stria}" --chunk 64K \
+			--bitmap none "${M[@]}" >&2 && echo /dev/stria0 ;;
+	md5 | md6)
+		mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
+			--level="${1#md}" --chunk=64 --raid-devices=4 "${M[@]}" >&2 || return 1
+		echo 4096 >/sys/block/md0/md/stripe_cache_size &&
+			echo 2 >/sys/block/md0/md/group_thread_cnt && echo /dev/md0 ;;
+	*) echo "setup: unknown contender $1" >&2; return 1 ;;
+	esac
+}
+
+# teardown CONTENDER: take it down and wipe the members
+teardown() {
+	case $1 in
+	stria*) striactl stop b ;;
+	md*) mdadm --stop /dev/md0 >/dev/null && mdadm --zero-superblock "${M[@]}" ;;
+	esac
+	wipe "${M[@]}"
+}

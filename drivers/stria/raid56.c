@@ -126,10 +126,10 @@ struct stria_r56_stats {
  *	has not run dry and the write that fills a parked stripe may come
  * @score: how parks have gone on this CPU lately: +1 for one that merged
  *	(from 0 at least), -2 for one that went on with nothing merged
- *	(@lock). Below 0, a tail
- *	with nothing else of its CPU in flight parks only as a probe, one
- *	in STRIA_R56_PROBE: its writer most likely waits for it (queue
- *	depth 1), and the park would cost it a poll period
+ *	(@lock). Below 0, a tail with nothing else of its CPU in flight
+ *	parks only as a probe, one in STRIA_R56_PROBE: its writer most
+ *	likely waits for it (queue depth 1), and the park would cost it a
+ *	poll period
  * @probe: lone tails seen with a failing record (hint)
  * @ends: ends (sectors) of this CPU's latest write requests; a write
  *	that starts at one continues a sequential stream (hints: written
@@ -257,7 +257,7 @@ enum stria_sop_phase {
  *	of the slice (its CPU's stream lock)
  * @timed: @park was set up; it is cancelled before the sop runs
  * @busy: counted in its CPU's stream's @busy
- * @seq: its request continues one of its CPU's latest writes
+ * @seq: its request continues a recent write (stria_r56_sequential())
  * @work: continues the sop in process context
  * @key: lock key, stripe and slice
  * @stripe: stripe number
@@ -352,12 +352,19 @@ static inline bool stria_sop_has(struct stria_sop *sop, u32 m)
 	return !(sop->missing & (1ULL << m));
 }
 
-static inline struct page **stria_sop_slot(struct stria_sop *sop, u32 which,
-					   u32 m, u32 k)
+/* Index in @pages (and @used) of page @k of member @m's buffer @which. */
+static inline u32 stria_sop_slot_index(struct stria_sop *sop, u32 which,
+				       u32 m, u32 k)
 {
 	struct stria_raid56 *r = sop->r;
 
-	return &sop->pages[(which * r->a->nr_members + m) * r->slice_pages + k];
+	return (which * r->a->nr_members + m) * r->slice_pages + k;
+}
+
+static inline struct page **stria_sop_slot(struct stria_sop *sop, u32 which,
+					   u32 m, u32 k)
+{
+	return &sop->pages[stria_sop_slot_index(sop, which, m, k)];
 }
 
 /* Address of column @col of member @m's buffer @which (allocated). */
@@ -425,15 +432,16 @@ static void stria_r56_page_put(struct stria_raid56 *r, struct page *pg)
 static void stria_sop_want(struct stria_sop *sop, u32 which, u32 m, u32 s,
 			   u32 e)
 {
-	struct stria_raid56 *r = sop->r;
-	u32 k, base = (which * r->a->nr_members + m) * r->slice_pages;
+	u32 k, i;
 
 	if (s >= e)
 		return;
 	for (k = (s - sop->lo) / STRIA_R56_PAGE_SECTORS;
-	     k <= (e - 1 - sop->lo) / STRIA_R56_PAGE_SECTORS; k++)
-		if (!__test_and_set_bit(base + k, sop->used))
-			sop->pages[base + k] = NULL;
+	     k <= (e - 1 - sop->lo) / STRIA_R56_PAGE_SECTORS; k++) {
+		i = stria_sop_slot_index(sop, which, m, k);
+		if (!__test_and_set_bit(i, sop->used))
+			sop->pages[i] = NULL;
+	}
 }
 
 /*
@@ -1309,8 +1317,8 @@ static bool stria_sop_full(const struct stria_sop *sop)
  * fill the slice? Only one that starts the stripe: it writes the first
  * data chunk from the slice's first column on, and every other chunk it
  * writes from there too; that continues a sequential stream (its request
- * starts where a recent write of its CPU ended: the tail of a write the
- * next one continues); on a healthy array, when merging is on; when other
+ * starts where a recent write ended: the tail of a write the next one
+ * continues); on a healthy array, when merging is on; when other
  * writes of its CPU are in flight, or parks have been merging lately.
  */
 static bool stria_sop_should_park(const struct stria_sop *sop)
@@ -1387,13 +1395,17 @@ static void stria_sop_unpark(struct stria_sop *sop)
 		st->score = max(st->score - 2, STRIA_R56_SCORE_MIN);
 }
 
+/* A write sop counts among its CPU's writes in flight. */
+static void stria_sop_busy(struct stria_sop *sop)
+{
+	sop->busy = true;
+	atomic_inc(&per_cpu_ptr(sop->r->streams, sop->cpu)->busy);
+}
+
 /* An unparked sop counts as busy again; its work runs it. */
 static void stria_sop_resume(struct stria_sop *sop)
 {
-	struct stria_r56_stream *st = per_cpu_ptr(sop->r->streams, sop->cpu);
-
-	sop->busy = true;
-	atomic_inc(&st->busy);
+	stria_sop_busy(sop);
 	/* the last touch: the work may end and free the sop */
 	queue_work_on(sop->cpu, sop->r->wq, &sop->work);
 }
@@ -1529,8 +1541,7 @@ static void stria_sop_start(struct stria_sop *sop)
 			this_cpu_inc(sop->r->stats->merged);
 			stria_sop_unbusy(sop);
 			if (full) {
-				owner->busy = true;
-				atomic_inc(&ost->busy);
+				stria_sop_busy(owner);
 				stria_sop_run_parked(owner);
 			}
 			return;
@@ -1710,10 +1721,7 @@ static bool stria_r56_where(struct stria_array *a, struct request *rq,
 	return !WARN_ON_ONCE(*off + len > stria_geom_stripe_sectors(&a->geom));
 }
 
-/*
- * Does a write at @pos continue one of this CPU's latest writes? Remember
- * where this one ends. Hints only: a race costs a merge, not data.
- */
+/* Did one of @st's latest write requests end at @pos? Which, in @at. */
 static bool stria_r56_ends_at(struct stria_r56_stream *st, u64 pos, u32 *at)
 {
 	u32 i;
@@ -1727,9 +1735,11 @@ static bool stria_r56_ends_at(struct stria_r56_stream *st, u64 pos, u32 *at)
 }
 
 /*
- * @wide: the write could park (it starts a stripe without filling it):
- * when this CPU did not write what it continues, the others are asked
- * too, as a writer moves between CPUs. Reads of their entries only.
+ * Does a write at @pos continue one of this CPU's latest writes? Remember
+ * where this one ends. @wide: the write could park (it starts a stripe
+ * without filling it): when this CPU did not write what it continues, the
+ * others are asked too, as a writer moves between CPUs (reads of their
+ * entries only). Hints only: a race costs a merge, not data.
  */
 static bool stria_r56_sequential(struct stria_raid56 *r, u64 pos, u32 len,
 				 bool wide)
@@ -1790,8 +1800,7 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 			continue;
 		stria_rq_get(rq);
 		sop->seq = seq;
-		sop->busy = true;
-		atomic_inc(&per_cpu_ptr(r->streams, sop->cpu)->busy);
+		stria_sop_busy(sop);
 		stria_sop_start(sop);
 	}
 	stria_rq_put(rq, BLK_STS_OK);

@@ -20,6 +20,7 @@
  *  main.c        module init and exit, tracepoint definitions
  *  ctl.c         the control device: ioctl validation and copying
  *  array.c       array lifecycle: create, assemble, stop; tag set, limits
+ *  members.c     fail on request, spares, add, remove, replace
  *  io.c          blk-mq operations, clones, completion, CPU->queue map
  *  raid0.c       RAID0 request mapping (the level ops)
  *  superblock.c  superblock read, fill, write

@@ -362,26 +362,31 @@ extern struct list_head stria_arrays;
 int stria_array_start(struct stria_spec *spec, struct stria_array **out);
 int stria_array_stop(struct stria_array *a, char *msg);
 void stria_array_member_failed(struct stria_array *a);
+u32 stria_array_state(const struct stria_array *a);
+int stria_array_update_sbs(struct stria_array *a);
+int stria_array_sync_failed(struct stria_array *a);
+u64 stria_array_failed_roles(const struct stria_array *a);
+u64 stria_array_rebuilding_roles(const struct stria_array *a);
+bool stria_array_readd_only(const struct stria_array *a);
+int stria_array_flush_members(struct stria_array *a);
+void stria_link_holder(struct stria_array *a, struct stria_member *m);
+void stria_unlink_holder(struct stria_array *a, struct stria_member *m);
+struct stria_array *stria_array_find(const char *name, u32 index, bool next);
+void stria_array_stop_all(void);
+unsigned int stria_array_count(void);
+
+/* members.c */
 int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 			    char *msg, u32 *role);
-u32 stria_array_state(const struct stria_array *a);
 int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 			  u32 *role, bool *readd);
 int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 		       u32 *role);
-int stria_array_update_sbs(struct stria_array *a);
-u64 stria_array_failed_roles(const struct stria_array *a);
-u64 stria_array_rebuilding_roles(const struct stria_array *a);
-bool stria_array_readd_only(const struct stria_array *a);
 int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 			char *msg, u32 *role);
 int stria_array_replace_end(struct stria_array *a, int ret, u64 pos);
 void stria_repl_failed(struct stria_array *a, blk_status_t st);
 int stria_array_take_spares(struct stria_array *a);
-int stria_array_flush_members(struct stria_array *a);
-struct stria_array *stria_array_find(const char *name, u32 index, bool next);
-void stria_array_stop_all(void);
-unsigned int stria_array_count(void);
 
 /* bitmap.c */
 int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load);

@@ -21,12 +21,16 @@
  *  ctl.c         the control device: ioctl validation and copying
  *  array.c       array lifecycle: create, assemble, stop; tag set, limits
  *  members.c     fail on request, spares, add, remove, replace
+ *  bitmap.c      the write-intent bitmap
  *  io.c          blk-mq operations, clones, completion, CPU->queue map
  *  raid0.c       RAID0 request mapping (the level ops)
+ *  raid56.c      RAID5/6: stripe operations, stripe locks, merge, requests
+ *  raid56_buf.c  RAID5/6: stripe buffers, parity computation, read plans
  *  superblock.c  superblock read, fill, write
  *  sync.c        background sync: rebuild onto spares, check, repair
  *  sysfs.c       /sys/block/striaN/stria/
  *  geom.h        pure stripe geometry, shared with user-space tests
+ *  parity_plan.h pure RAID5/6 write planning, shared with user-space tests
  *  ondisk.h      the superblock format, shared with striactl
  *  compat.h      kernel API differences
  */

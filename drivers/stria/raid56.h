@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stria RAID5/6: the state raid56.c (stripe operations, locks, merge,
+ * requests) and raid56_buf.c (buffers, parity, plans) share.
+ */
+#ifndef STRIA_RAID56_H
+#define STRIA_RAID56_H
+
+#include <linux/blk-mq.h>
+#include <linux/hrtimer.h>
+#include <linux/local_lock.h>
+#include <linux/mempool.h>
+#include <linux/mm.h>
+#include <linux/workqueue.h>
+
+#include "stria.h"
+#include "parity_plan.h"
+
+#define STRIA_R56_SLICE_SECTORS	128U	/* 64 KiB of columns per sop */
+#define STRIA_R56_PAGE_SECTORS	(PAGE_SIZE >> SECTOR_SHIFT)
+#define STRIA_R56_CACHE_PAGES	64U	/* per CPU */
+#define STRIA_R56_BUCKETS_PER_CPU 64U
+#define STRIA_R56_MAX_IO_SECTORS 16384U	/* 8 MiB: largest request */
+
+/* the two buffers a member has in a sop */
+#define STRIA_R56_NEW	0U	/* data to write, or the new parity */
+#define STRIA_R56_OLD	1U	/* what was read from the member */
+
+/* write requests of a CPU remembered to tell a sequential write */
+#define STRIA_R56_STREAMS	4U
+
+/**
+ * struct stria_r56_stats - per-CPU RAID5/6 counters
+ * @ops: stripe segments by method (full, rmw, rcw, degraded write/read)
+ * @member_reads: member reads issued by stripe operations
+ * @lock_waits: sops that found their stripe busy and waited
+ * @read_retries: requests queued again after a member read failed
+ * @merged: write sops merged into a waiting partial-stripe write
+ * @merge_timeouts: waiting partial-stripe writes that went on unfilled
+ *	when merge_wait_us was over
+ * @merge_idle: waiting partial-stripe writes that went on unfilled
+ *	because no other write of their CPU was left in flight
+ * @read_repairs: member reads that failed, rebuilt and written back
+ */
+struct stria_r56_stats {
+	u64 ops[STRIA_PARITY_METHODS];
+	u64 member_reads;
+	u64 lock_waits;
+	u64 read_retries;
+	u64 merged;
+	u64 merge_timeouts;
+	u64 merge_idle;
+	u64 read_repairs;
+};
+
+/**
+ * struct stria_r56_stream - a CPU's writes, for the merge
+ * @lock: protects @parked and the parked flag of the sops on it
+ * @parked: this CPU's sops parked for a merge
+ * @busy: write sops this CPU submitted that are in flight and not parked
+ *	(nor merged into a parked one): while there are some, the writer
+ *	has not run dry and the write that fills a parked stripe may come
+ * @score: how parks have gone on this CPU lately: +1 for one that merged
+ *	(from 0 at least), -2 for one that went on with nothing merged
+ *	(@lock). Below 0, a tail with nothing else of its CPU in flight
+ *	parks only as a probe, one in STRIA_R56_PROBE: its writer most
+ *	likely waits for it (queue depth 1), and the park would cost it a
+ *	poll period
+ * @probe: lone tails seen with a failing record (hint)
+ * @ends: ends (sectors) of this CPU's latest write requests; a write
+ *	that starts at one continues a sequential stream (hints: written
+ *	without a lock)
+ * @next: the entry of @ends written next
+ */
+struct stria_r56_stream {
+	spinlock_t lock;
+	struct list_head parked;
+	atomic_t busy;
+	int score;
+	u32 probe;
+	u64 ends[STRIA_R56_STREAMS];
+	u32 next;
+} ____cacheline_aligned_in_smp;
+
+/**
+ * struct stria_r56_pcache - a CPU's free pages
+ * @lock: protects the rest; pages are returned from completions too
+ * @nr: pages in @pages
+ * @pages: the pages
+ */
+struct stria_r56_pcache {
+	local_lock_t lock;
+	unsigned int nr;
+	struct page *pages[STRIA_R56_CACHE_PAGES];
+};
+
+/**
+ * struct stria_r56_bucket - one entry of the stripe lock table
+ * @lock: protects @busy; held only to look up, add or remove a key
+ * @busy: sops holding a stripe lock whose key hashes here
+ */
+struct stria_r56_bucket {
+	spinlock_t lock;
+	struct hlist_head busy;
+} ____cacheline_aligned_in_smp;
+
+/**
+ * struct stria_raid56 - RAID5/6 state of an array
+ * @a: the array
+ * @nd: data chunks per stripe
+ * @np: parity chunks per stripe
+ * @slice: columns per sop, in sectors
+ * @slice_pages: pages per member buffer of a sop
+ * @nr_slices: sops per stripe
+ * @rmw_ok: read-modify-write is available (RAID6: xor_syndrome exists)
+ * @bucket_bits: log2 of the number of buckets
+ * @buckets: the stripe lock table, on the array's node
+ * @wq: bound per-CPU workqueue continuing sops after their reads
+ * @nr_slots: page slots of a sop, 2 * members * @slice_pages
+ * @sop_clear: bytes of a sop cleared when it is allocated: all but its
+ *	page slots, which only the bits of @used make valid
+ * @sop_size: bytes of a sop with its arrays
+ * @sop_pool: sops, one reserved
+ * @page_pool: pages, one sop's worth reserved
+ * @reserve_lock: one sop at a time allocates from @page_pool's reserve
+ * @pcache: per-CPU free pages
+ * @streams: per-CPU write streams, for the merge
+ * @stats: per-CPU counters
+ */
+struct stria_raid56 {
+	struct stria_array *a;
+	u32 nd;
+	u32 np;
+	u32 slice;
+	u32 slice_pages;
+	u32 nr_slices;
+	bool rmw_ok;
+	u32 bucket_bits;
+	struct stria_r56_bucket *buckets;
+	struct workqueue_struct *wq;
+	u32 nr_slots;
+	size_t sop_clear;
+	size_t sop_size;
+	mempool_t *sop_pool;
+	mempool_t *page_pool;
+	struct mutex reserve_lock;
+	struct stria_r56_pcache __percpu *pcache;
+	struct stria_r56_stream __percpu *streams;
+	struct stria_r56_stats __percpu *stats;
+};
+
+/**
+ * struct stria_r56_sync - one stria_raid56_sync_stripe() call
+ * @op: what it does
+ * @pending: its sops still running
+ * @err: 0, or -EIO once a member read or write failed
+ * @mismatches: sectors of parity found wrong (CHECK, REPAIR)
+ * @done: completed by the last sop
+ */
+struct stria_r56_sync {
+	enum stria_sync_op op;
+	atomic_t pending;
+	int err;
+	atomic64_t mismatches;
+	struct completion done;
+};
+
+enum stria_sop_phase {
+	STRIA_SOP_LOCK_WAIT,
+	STRIA_SOP_READING,
+	STRIA_SOP_WRITING,
+};
+
+/**
+ * struct stria_sop - one stripe operation
+ * @r: the array's RAID5/6 state
+ * @rq: the request it serves, holding a reference on it; NULL for @sync
+ * @sync: the background sync call it serves, or NULL
+ * @hnode: in the lock table while it holds its stripe lock
+ * @waiters: sops waiting for this one's stripe lock, in arrival order
+ * @wait_entry: in the holder's @waiters while waiting, or in @merged of
+ *	the sop it was merged into
+ * @merged: write sops merged into this one, in arrival order; they end
+ *	with it
+ * @park: ends the wait of a parked sop
+ * @park_entry: in its CPU's stream's @parked while parked
+ * @park_limit: when its wait ends at the latest: merge_wait_us after it
+ *	parked or after the last write merged into it
+ * @nr_merged: writes merged into it (its CPU's stream lock)
+ * @writer: the user task that submitted it (a reference) while parked;
+ *	NULL when kblockd dispatched it
+ * @parked: holds its stripe lock and waits for writes that fill the rest
+ *	of the slice (its CPU's stream lock)
+ * @timed: @park was set up; it is cancelled before the sop runs
+ * @busy: counted in its CPU's stream's @busy
+ * @seq: its request continues a recent write (stria_r56_sequential())
+ * @work: continues the sop in process context
+ * @key: lock key, stripe and slice
+ * @stripe: stripe number
+ * @cpu: the submitting CPU; work runs there
+ * @phase: what @work does next
+ * @write: a write (else a degraded read)
+ * @skip: a member in sync whose read failed, read around like a failed
+ *	one, or STRIA_GEOM_NONE
+ * @repair: a read that rebuilds @skip's data, and writes it back there
+ * @missing: members whose data the plan rebuilds instead of reading: out
+ *	of sync when it was made, and @skip
+ * @opf_flags: REQ_FUA and REQ_SYNC of the request(s) written
+ * @lo: first column of the slice; buffers start there
+ * @p: member holding P
+ * @q: member holding Q, STRIA_GEOM_NONE on RAID5
+ * @nsegs: entries in @segs
+ * @segs: the plan, column segments
+ * @pending: bios in flight
+ * @status: error to end the request with
+ * @retry: a member read failed; plan again without it
+ * @ranges: per data index, columns written (write, with the sops merged
+ *	into this one) or wanted (read)
+ * @mine: per data index, the columns of this sop's own request
+ * @dmember: per data index, its member
+ * @slot: per data index, its syndrome slot
+ * @used: page slots planned; their @pages entries are valid (NULL until
+ *	allocated), the others are not even initialised: a small write plans
+ *	a few of the hundreds of slots, and only those are walked
+ * @pages: [2][members][slice_pages] buffer pages, STRIA_R56_NEW/OLD
+ */
+struct stria_sop {
+	struct stria_raid56 *r;
+	struct request *rq;
+	struct stria_r56_sync *sync;
+	struct hlist_node hnode;
+	struct list_head waiters;
+	struct list_head wait_entry;
+	struct list_head merged;
+	struct hrtimer park;
+	struct list_head park_entry;
+	ktime_t park_limit;
+	u32 nr_merged;
+	struct task_struct *writer;
+	bool parked;
+	bool timed;
+	bool busy;
+	bool seq;
+	struct work_struct work;
+	u64 key;
+	u64 stripe;
+	int cpu;
+	enum stria_sop_phase phase;
+	bool write;
+	u32 skip;
+	bool repair;
+	u64 missing;
+	stria_opf_t opf_flags;
+	u32 lo;
+	u32 p;
+	u32 q;
+	u32 nsegs;
+	struct stria_parity_seg segs[STRIA_PARITY_ROW_SEGS];
+	atomic_t pending;
+	blk_status_t status;
+	bool retry;
+	struct stria_range *ranges;
+	struct stria_range *mine;
+	u32 *dmember;
+	u32 *slot;
+	unsigned long *used;
+	struct page **pages;
+};
+
+static inline struct stria_member *stria_sop_member(struct stria_sop *sop,
+						    u32 m)
+{
+	return &sop->r->a->members[m];
+}
+
+/*
+ * Can member @m's data be read for @sop? Not when it was out of sync when
+ * the sop was planned, nor when it is the member whose read failed and is
+ * being repaired. The plan's view, not the live state: a member that fails
+ * while the sop's reads are out must not change which buffers the
+ * computation uses (they were allocated and read for the plan).
+ */
+static inline bool stria_sop_has(struct stria_sop *sop, u32 m)
+{
+	return !(sop->missing & (1ULL << m));
+}
+
+/* Index in @pages (and @used) of page @k of member @m's buffer @which. */
+static inline u32 stria_sop_slot_index(struct stria_sop *sop, u32 which,
+				       u32 m, u32 k)
+{
+	struct stria_raid56 *r = sop->r;
+
+	return (which * r->a->nr_members + m) * r->slice_pages + k;
+}
+
+static inline struct page **stria_sop_slot(struct stria_sop *sop, u32 which,
+					   u32 m, u32 k)
+{
+	return &sop->pages[stria_sop_slot_index(sop, which, m, k)];
+}
+
+/* Address of column @col of member @m's buffer @which (allocated). */
+static inline void *stria_sop_addr(struct stria_sop *sop, u32 which, u32 m,
+				   u32 col)
+{
+	u32 rel = col - sop->lo;
+
+	return page_address(*stria_sop_slot(sop, which, m,
+					    rel / STRIA_R56_PAGE_SECTORS)) +
+	       ((rel % STRIA_R56_PAGE_SECTORS) << SECTOR_SHIFT);
+}
+
+/* End of the piece of [@col, @end) that stays within one buffer page. */
+static inline u32 stria_sop_piece_end(struct stria_sop *sop, u32 col,
+				      u32 end)
+{
+	u32 rel = col - sop->lo;
+	u32 next = col + STRIA_R56_PAGE_SECTORS - rel % STRIA_R56_PAGE_SECTORS;
+
+	return min(next, end);
+}
+
+/* raid56_buf.c */
+void stria_sop_want(struct stria_sop *sop, u32 which, u32 m, u32 s, u32 e);
+void stria_sop_alloc_pages(struct stria_sop *sop);
+void stria_sop_free_pages(struct stria_sop *sop);
+void stria_sop_copy(struct stria_sop *sop, struct request *rq, u32 which,
+		    u32 i, u32 s, u32 e, bool to_buf);
+void stria_sop_gen(struct stria_sop *sop, u32 s, u32 e, u64 written);
+void stria_sop_rmw(struct stria_sop *sop, u32 s, u32 e, u64 written);
+void stria_sop_rebuild(struct stria_sop *sop, u32 s, u32 e);
+bool stria_seg_needs_rebuild(struct stria_sop *sop,
+			     const struct stria_parity_seg *sg);
+u64 stria_seg_reads(struct stria_sop *sop, const struct stria_parity_seg *sg);
+void stria_sop_plan(struct stria_sop *sop, bool degraded);
+
+#endif /* STRIA_RAID56_H */

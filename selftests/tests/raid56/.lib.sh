@@ -2,11 +2,13 @@
 # Helpers shared by the raid56 tests (a dot file: not a test itself).
 # Source with: . "$STRIA_TOP/selftests/tests/raid56/.lib.sh"
 #
-# The RAID5/6 layout checker, selftests/tools/stria-layout-check.c, is built
-# by `make tools` into build/tools/; the guest sees the checkout at the same
+# The RAID5/6 layout checker, selftests/tools/stria-layout-check.c, and
+# stria-aio-hop.c (writes whose writer moves between CPUs) are built by
+# `make tools` into build/tools/; the guest sees the checkout at the same
 # path.
 
 LAYOUT_CHECK=$STRIA_TOP/build/tools/stria-layout-check
+AIO_HOP=$STRIA_TOP/build/tools/stria-aio-hop
 
 layout_check() {
 	"$LAYOUT_CHECK" "$@"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 KEYS = ("DESCRIPTION", "VM_NVME", "VM_NVME_SIZE", "VM_NUMA", "VM_NVME_NODES", "VM_NULLB",
         "VM_NULLB_SIZE_MB", "VM_MEM", "VM_CPUS", "VM_APPEND", "HOST", "TIMEOUT", "KERNELS",
-        "VM_MACHINE", "SERIAL", "VM_PROFILE")
+        "VM_MACHINE", "SERIAL", "VM_PROFILE", "VM_PREALLOC")
 
 
 @dataclass
@@ -37,6 +37,8 @@ class TestSpec:
     kernels: list[str] = field(default_factory=lambda: ["stock", "debug"])
     # counts the guest's instructions for host_profile (a TCG plugin)
     profile: bool = False
+    # all guest memory is touched before the guest starts (benchmarks)
+    prealloc: bool = False
 
 
 def load(path: Path, top: Path) -> TestSpec:
@@ -69,6 +71,7 @@ def load(path: Path, top: Path) -> TestSpec:
     spec.timeout = int(vals.get("TIMEOUT", "300"))
     spec.serial = vals.get("SERIAL", "0") == "1"
     spec.profile = vals.get("VM_PROFILE", "0") == "1"
+    spec.prealloc = vals.get("VM_PREALLOC", "0") == "1"
     if "KERNELS" in vals:
         spec.kernels = vals["KERNELS"].split()
     for k, v in vals.items():

@@ -750,9 +750,13 @@ static void stria_sop_run_parked(struct stria_sop *sop)
 
 /*
  * Take the stripe lock and run, or wait on the sop that holds it, or merge
- * into it when it is a parked partial write this one continues.
+ * into it when it is a parked partial write this one continues. A parked
+ * sop the merge fills runs at once, or, with @filled, is put there for the
+ * caller to run once it has started the rest of its request: running one
+ * takes long enough (copies, parity) that the parks of the request's later
+ * slices would run out of merge_wait_us meanwhile.
  */
-static void stria_sop_start(struct stria_sop *sop)
+static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 {
 	struct stria_r56_bucket *b = stria_sop_bucket(sop);
 	struct stria_sop *owner;
@@ -788,7 +792,11 @@ static void stria_sop_start(struct stria_sop *sop)
 			stria_sop_unbusy(sop);
 			if (full) {
 				stria_sop_busy(owner);
-				stria_sop_run_parked(owner);
+				if (filled)
+					/* unparked: park_entry is free */
+					list_add_tail(&owner->park_entry, filled);
+				else
+					stria_sop_run_parked(owner);
 			}
 			return;
 		}
@@ -1016,6 +1024,8 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 {
 	struct stria_raid56 *r = a->r56;
 	u32 off, len = blk_rq_sectors(rq), k, i, shift = a->geom.chunk_shift;
+	struct stria_sop *o, *next;
+	LIST_HEAD(filled);
 	u64 stripe;
 	bool seq;
 
@@ -1047,7 +1057,12 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 		stria_rq_get(rq);
 		sop->seq = seq;
 		stria_sop_busy(sop);
-		stria_sop_start(sop);
+		stria_sop_start(sop, &filled);
+	}
+	/* the parked sops this request filled, once all its slices merged */
+	list_for_each_entry_safe(o, next, &filled, park_entry) {
+		list_del_init(&o->park_entry);
+		stria_sop_run_parked(o);
 	}
 	stria_rq_put(rq, BLK_STS_OK);
 	return BLK_STS_OK;
@@ -1129,7 +1144,7 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 			sop->skip = skip;
 			sop->repair = mi == skip;
 			stria_rq_get(rq);
-			stria_sop_start(sop);
+			stria_sop_start(sop, NULL);
 		}
 	}
 	stria_rq_put(rq, BLK_STS_OK);
@@ -1176,7 +1191,7 @@ static int stria_raid56_sync_stripe(struct stria_array *a, u64 stripe,
 							false);
 
 		sop->sync = &sync;
-		stria_sop_start(sop);
+		stria_sop_start(sop, NULL);
 	}
 	wait_for_completion(&sync.done);
 	if (mismatches)

@@ -1322,6 +1322,8 @@ static int stria_raid56_init(struct stria_array *a)
 		local_lock_init(&per_cpu_ptr(r->pcache, cpu)->lock);
 		spin_lock_init(&st->lock);
 		INIT_LIST_HEAD(&st->parked);
+		/* no write ends anywhere yet: one at sector 0 continues nothing */
+		memset(st->ends, 0xff, sizeof(st->ends));
 	}
 	r->wq = alloc_workqueue("stria%d_r56", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
 				a->index);

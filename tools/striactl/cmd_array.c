@@ -769,6 +769,36 @@ static int member_devnum(struct ctx *c, const char *dev, uint32_t *major,
 	return EXIT_OK;
 }
 
+/*
+ * Report a control ioctl that failed with @err on @what (a device or an
+ * array as the user named it): @old when the loaded module is too old to
+ * know the request, else the module's reason in @msg, else strerror(@err).
+ * Returns the exit status: EXIT_NOTFOUND for no such array, else EXIT_FAIL.
+ */
+static int report_ctl_error(struct ctx *c, const char *what, char *msg,
+			    int err, const char *old)
+{
+	msg[STRIA_MSG_LEN - 1] = '\0';
+	if (old)
+		err_msg(c, "%s", old);
+	else if (msg[0])
+		err_msg(c, "%s: %s", what, msg);
+	else
+		err_msg(c, "%s: %s", what, strerror(err));
+	return err == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
+}
+
+/* A STRIA_IOC_MEMBER request for @op on the array @name / @index. */
+static void member_req_init(struct stria_ioc_member_op *req, uint32_t op,
+			    const char *name, uint32_t index)
+{
+	memset(req, 0, sizeof(*req));
+	req->size = sizeof(*req);
+	req->op = op;
+	req->index = index;
+	memcpy(req->name, name, sizeof(req->name));
+}
+
 int cmd_fail(struct ctx *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -797,12 +827,8 @@ int cmd_fail(struct ctx *c, int argc, char **argv)
 	dev = argv[optind + 1];
 	if (resolve_array(arr, name, &index))
 		return usage_error(c, "'%s' is not an array name or /dev/striaN", arr);
-	memset(&req, 0, sizeof(req));
-	req.size = sizeof(req);
-	req.op = STRIA_MEMBER_OP_FAIL;
+	member_req_init(&req, STRIA_MEMBER_OP_FAIL, name, index);
 	req.flags = force ? STRIA_MEMBER_F_FORCE : 0;
-	req.index = index;
-	memcpy(req.name, name, sizeof(req.name));
 	ret = member_devnum(c, dev, &req.major, &req.minor);
 	if (ret)
 		return ret;
@@ -814,16 +840,13 @@ int cmd_fail(struct ctx *c, int argc, char **argv)
 	if (ret) {
 		close(fd);
 		req.msg[STRIA_MSG_LEN - 1] = '\0';
-		if (err == ENOTTY)
-			err_msg(c, "the loaded stria module cannot fail members: load a newer one");
-		else if (req.msg[0] && err == EBUSY)
+		if (req.msg[0] && err == EBUSY) {
 			err_msg(c, "%s: %s (--force fails it anyway, and the array with it)",
 				dev, req.msg);
-		else if (req.msg[0])
-			err_msg(c, "%s: %s", dev, req.msg);
-		else
-			err_msg(c, "%s: %s", dev, strerror(err));
-		return err == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
+			return EXIT_FAIL;
+		}
+		return report_ctl_error(c, dev, req.msg, err, err != ENOTTY ? NULL :
+					"the loaded stria module cannot fail members: load a newer one");
 	}
 	printf("failed %s (role %u) in %s\n", dev, req.role, arr);
 	if (!query_array(fd, name[0] ? name : NULL, index, 0, &q, NULL, NULL, 0))
@@ -858,11 +881,7 @@ static int member_op_each(struct ctx *c, int argc, char **argv, uint32_t op)
 	if (fd < 0)
 		return -fd;
 	for (i = optind + 1; i < argc; i++) {
-		memset(&req, 0, sizeof(req));
-		req.size = sizeof(req);
-		req.op = op;
-		req.index = index;
-		memcpy(req.name, name, sizeof(req.name));
+		member_req_init(&req, op, name, index);
 		ret = member_devnum(c, argv[i], &req.major, &req.minor);
 		if (ret) {
 			status = ret;
@@ -871,19 +890,15 @@ static int member_op_each(struct ctx *c, int argc, char **argv, uint32_t op)
 		ret = ioctl(fd, STRIA_IOC_MEMBER, &req);
 		err = errno;
 		if (ret) {
-			req.msg[STRIA_MSG_LEN - 1] = '\0';
-			if (err == EINVAL && !req.msg[0])
-				err_msg(c, "the loaded stria module cannot %s spares: load a newer one",
-					op == STRIA_MEMBER_OP_ADD ? "add" : "remove");
-			else if (req.msg[0])
-				err_msg(c, "%s: %s", argv[i], req.msg);
-			else
-				err_msg(c, "%s: %s", argv[i], strerror(err));
-			if (err == ENOENT) {
+			status = report_ctl_error(c, argv[i], req.msg, err,
+						  err != EINVAL || req.msg[0] ? NULL :
+						  op == STRIA_MEMBER_OP_ADD ?
+						  "the loaded stria module cannot add spares: load a newer one" :
+						  "the loaded stria module cannot remove spares: load a newer one");
+			if (status == EXIT_NOTFOUND) {
 				close(fd);
-				return EXIT_NOTFOUND;
+				return status;
 			}
-			status = EXIT_FAIL;
 			continue;
 		}
 		if (op == STRIA_MEMBER_OP_REMOVE && req.role == STRIA_NO_MEMBER)
@@ -956,11 +971,7 @@ int cmd_replace(struct ctx *c, int argc, char **argv)
 				  name, &index, &arr, &dev);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	memset(&req, 0, sizeof(req));
-	req.size = sizeof(req);
-	req.op = STRIA_MEMBER_OP_REPLACE;
-	req.index = index;
-	memcpy(req.name, name, sizeof(req.name));
+	member_req_init(&req, STRIA_MEMBER_OP_REPLACE, name, index);
 	ret = member_devnum(c, dev, &req.major, &req.minor);
 	if (!ret && with)
 		ret = member_devnum(c, with, &req.with_major, &req.with_minor);
@@ -972,16 +983,10 @@ int cmd_replace(struct ctx *c, int argc, char **argv)
 	ret = ioctl(fd, STRIA_IOC_MEMBER, &req);
 	err = errno;
 	close(fd);
-	if (ret) {
-		req.msg[STRIA_MSG_LEN - 1] = '\0';
-		if (err == EINVAL && !req.msg[0])
-			err_msg(c, "the loaded stria module cannot replace members: load a newer one");
-		else if (req.msg[0])
-			err_msg(c, "%s: %s", dev, req.msg);
-		else
-			err_msg(c, "%s: %s", dev, strerror(err));
-		return err == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
-	}
+	if (ret)
+		return report_ctl_error(c, dev, req.msg, err,
+					err != EINVAL || req.msg[0] ? NULL :
+					"the loaded stria module cannot replace members: load a newer one");
 	printf("replacing %s (role %u) in %s%s%s: it stays in service while it is copied ('striactl status' shows the progress)\n",
 	       dev, req.role, arr, with ? " with " : "", with ? with : "");
 	return EXIT_OK;
@@ -1094,16 +1099,9 @@ int cmd_scrub(struct ctx *c, int argc, char **argv)
 	ret = ioctl(fd, STRIA_IOC_SYNC, &req);
 	err = errno;
 	close(fd);
-	if (ret) {
-		req.msg[STRIA_MSG_LEN - 1] = '\0';
-		if (err == ENOTTY)
-			err_msg(c, "the loaded stria module cannot scrub: load a newer one");
-		else if (req.msg[0])
-			err_msg(c, "%s: %s", arr, req.msg);
-		else
-			err_msg(c, "%s: %s", arr, strerror(err));
-		return err == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
-	}
+	if (ret)
+		return report_ctl_error(c, arr, req.msg, err, err != ENOTTY ? NULL :
+					"the loaded stria module cannot scrub: load a newer one");
 	if (req.action == STRIA_SYNC_IDLE)
 		printf("no scrub runs on %s now\n", arr);
 	else

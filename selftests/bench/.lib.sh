@@ -43,3 +43,32 @@ teardown() {
 	esac
 	wipe "${M[@]}"
 }
+
+# stats_begin CONTENDER / stats_end CONTENDER PREFIX: for a stria RAID5/6
+# contender, print PREFIX and the raid56_stats counters that grew in
+# between ("full_stripe=N rcw=N ..."); nothing for the others
+stats_begin() {
+	case $1 in stria[56]) cp /sys/block/stria0/stria/raid56_stats /tmp/stats.0 ;; esac
+}
+stats_end() {
+	case $1 in
+	stria[56]) paste /tmp/stats.0 /sys/block/stria0/stria/raid56_stats |
+		awk -v p="$2" '{ d = $4 - $2; if (d) s = s " " $1 "=" d } END { print p s }' ;;
+	esac
+}
+
+# halves TARGET: fio options that give each of 2 jobs its own half of
+# TARGET, the second from the middle. On an array each half is a multiple
+# of 3 MiB: whole 1M blocks and whole stripes of 3 (RAID5) or 2 (RAID6)
+# 64K data chunks, so a sequential job neither starts nor wraps mid-stripe
+# (a plain 50% of stria's 765 MiB is 382.5 MiB, whose wrap leaves a partial
+# stripe that nothing continues). The raw members are 256 MiB each.
+halves() {
+	local cap half
+	case $1 in
+	*:*) echo "--offset_increment=50% --size=50%" ;;
+	*) cap=$(blockdev --getsize64 "$1") || return 1
+		half=$((cap / 2 / 3145728 * 3145728))
+		echo "--offset_increment=$half --size=$half" ;;
+	esac
+}

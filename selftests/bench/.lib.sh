@@ -15,10 +15,12 @@ member_reads() {
 }
 
 # setup CONTENDER: build raw (the members side by side, for fio), stria0,
-# stria5, stria6, md5 or md6 on the members, 64 KiB chunks; print the
+# stria5, stria6, md5, md6 or md1 on the members, 64 KiB chunks; print the
 # device to measure. Neither stria nor md has a write-intent bitmap: the
-# same work per write. md is tuned (stripe_cache_size 4096,
-# group_thread_cnt 2).
+# same work per write. md RAID5/6 is tuned (stripe_cache_size 4096,
+# group_thread_cnt 2). md1 is RAID1 over all 4 members: each write is 4
+# member writes and nothing else, the member I/O a RAID5 write needs
+# without its reads, parity or stripe logic.
 setup() {
 	case $1 in
 	raw) (IFS=:; echo "${M[*]}") ;;
@@ -31,6 +33,9 @@ setup() {
 			--level="${1#md}" --chunk=64 --raid-devices=4 "${M[@]}" >&2 || return 1
 		echo 4096 >/sys/block/md0/md/stripe_cache_size &&
 			echo 2 >/sys/block/md0/md/group_thread_cnt && echo /dev/md0 ;;
+	md1)
+		mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
+			--level=1 --raid-devices=4 "${M[@]}" >&2 && echo /dev/md0 ;;
 	*) echo "setup: unknown contender $1" >&2; return 1 ;;
 	esac
 }

@@ -62,18 +62,25 @@ stats_end() {
 	esac
 }
 
+# half_bytes ARRAY: half of ARRAY's size, rounded down to a multiple of
+# 3 MiB: whole 1M blocks and whole stripes of 3 (RAID5) or 2 (RAID6) 64K
+# data chunks, so a sequential job that starts or wraps there does so on a
+# stripe boundary (a plain 50% of stria's 765 MiB is 382.5 MiB, whose wrap
+# leaves a partial stripe that nothing continues)
+half_bytes() {
+	local cap
+	cap=$(blockdev --getsize64 "$1") || return 1
+	echo $((cap / 2 / 3145728 * 3145728))
+}
+
 # halves TARGET: fio options that give each of 2 jobs its own half of
-# TARGET, the second from the middle. On an array each half is a multiple
-# of 3 MiB: whole 1M blocks and whole stripes of 3 (RAID5) or 2 (RAID6)
-# 64K data chunks, so a sequential job neither starts nor wraps mid-stripe
-# (a plain 50% of stria's 765 MiB is 382.5 MiB, whose wrap leaves a partial
-# stripe that nothing continues). The raw members are 256 MiB each.
+# TARGET, the second from the middle: half_bytes on an array; the raw
+# members are 256 MiB each.
 halves() {
-	local cap half
+	local half
 	case $1 in
 	*:*) echo "--offset_increment=50% --size=50%" ;;
-	*) cap=$(blockdev --getsize64 "$1") || return 1
-		half=$((cap / 2 / 3145728 * 3145728))
+	*) half=$(half_bytes "$1") || return 1
 		echo "--offset_increment=$half --size=$half" ;;
 	esac
 }

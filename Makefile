@@ -41,7 +41,7 @@ DESTDIR ?=
 export PYTHON
 
 .PHONY: all module tools probe lint unit vm vm-debug check demo bench deps install \
-	clean help debug-kernel
+	clean help debug-kernel check-kdir check-after-deps demo-after-deps bench-after-deps
 
 all: module tools
 
@@ -95,7 +95,15 @@ vm-debug:
 # the stock tier leaves less idle and the build may still run when it ends;
 # then it has both cores. vm-debug runs the same script, which waits on the
 # build's lock and reports a failed build itself.
+#
+# make check, demo and bench install packages first (make deps), and KDIR
+# depends on what is installed: on a bare machine the kernel headers appear
+# only during make deps. So these targets run the rest in a second make,
+# which reads this Makefile (and computes KDIR) again after deps.
 check: deps
+	$(MAKE) check-after-deps
+
+check-after-deps:
 	rm -rf $(BUILD)/results $(BUILD)/work
 	mkdir -p $(BUILD)
 	nice -n 19 selftests/kernel/build-debug-kernel >$(BUILD)/debug-kernel-prebuild.log 2>&1 &
@@ -105,12 +113,18 @@ check: deps
 	-$(MAKE) vm-debug
 	selftests/summary $(BUILD)/results
 
-demo: deps all
+demo: deps
+	$(MAKE) demo-after-deps
+
+demo-after-deps: all
 	selftests/demo
 
 # Benchmarks measure and record; they are not pass/fail tests of speed and
 # are kept out of make check (Documentation/stria/performance.rst).
-bench: deps all
+bench: deps
+	$(MAKE) bench-after-deps
+
+bench-after-deps: all
 	selftests/run --kernel stock --results $(BUILD)/bench selftests/bench
 
 install: all

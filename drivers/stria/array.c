@@ -426,25 +426,21 @@ static int stria_check_assemble(struct stria_spec *spec,
 			stria_fail(spec, i, "%s: %s", spec->paths[i], why);
 			return ret == -ENODATA ? -ENODATA : -EINVAL;
 		}
-		if (memcmp(sb->array_uuid, s0->array_uuid, STRIA_UUID_LEN) ||
-		    sb->nr_members != s0->nr_members ||
-		    sb->chunk_sectors != s0->chunk_sectors ||
-		    sb->data_sectors != s0->data_sectors ||
-		    sb->level != s0->level) {
+		if (memcmp(sb->array_uuid, s0->array_uuid, STRIA_UUID_LEN)) {
 			stria_fail(spec, i, "%s belongs to array '%.31s', not to '%.31s' like %s",
 				   spec->paths[i], sb->name, s0->name,
 				   spec->paths[0]);
 			return -EINVAL;
 		}
-		if (sb->parity_layout != s0->parity_layout) {
-			stria_fail(spec, i, "%s has parity layout %u, %s has %u: damaged superblock",
-				   spec->paths[i], le32_to_cpu(sb->parity_layout),
-				   spec->paths[0],
-				   le32_to_cpu(s0->parity_layout));
+		if (!stria_sb_same_array(sb, s0)) {
+			stria_fail(spec, i, "%s and %s disagree on the array's name or shape: damaged or crafted superblock",
+				   spec->paths[i], spec->paths[0]);
 			return -EINVAL;
 		}
-		if (bdev_nr_sectors(o->dev[i].bdev) <
-		    STRIA_SB_DATA_OFFSET + le64_to_cpu(sb->data_sectors)) {
+		/* compared without adding: a crafted size must not wrap */
+		if (!stria_range_fits(STRIA_SB_DATA_OFFSET,
+				      le64_to_cpu(sb->data_sectors),
+				      bdev_nr_sectors(o->dev[i].bdev))) {
 			stria_fail(spec, i, "%s is smaller than its data area (%llu sectors, needs %llu)",
 				   spec->paths[i],
 				   (u64)bdev_nr_sectors(o->dev[i].bdev),
@@ -483,12 +479,7 @@ static int stria_check_assemble(struct stria_spec *spec,
 			   s0->name, spec->name);
 		return -EINVAL;
 	}
-	if (stria_geom_init(g, le32_to_cpu(f->level),
-			    le32_to_cpu(f->parity_layout),
-			    le32_to_cpu(f->nr_members),
-			    le32_to_cpu(f->chunk_sectors),
-			    le64_to_cpu(f->data_sectors)) ||
-	    g->member_sectors != le64_to_cpu(f->data_sectors)) {
+	if (stria_sb_geom(f, g)) {
 		stria_fail(spec, STRIA_NO_MEMBER, "the superblocks describe an invalid geometry");
 		return -EINVAL;
 	}
@@ -497,6 +488,7 @@ static int stria_check_assemble(struct stria_spec *spec,
 			   s0->name, stria_find_uuid(s0->array_uuid)->index);
 		return -EEXIST;
 	}
+	/* stria_sb_check() held the on-disk name to stria_name_valid() */
 	strscpy(spec->name, s0->name, sizeof(spec->name));
 	ret = stria_check_failed(spec, o, g, roles);
 	if (ret)

@@ -12,7 +12,6 @@
 
 #include <linux/capability.h>
 #include <linux/cpumask.h>
-#include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/limits.h>
 #include <linux/miscdevice.h>
@@ -98,18 +97,8 @@ static int stria_copy_back(void __user *argp, const void *kbuf, u32 usize,
 	return ret;
 }
 
-/* 1..31 characters from [A-Za-z0-9._-], NUL-terminated in @name. */
-static bool stria_name_valid(const char *name)
-{
-	size_t i, len = strnlen(name, STRIA_NAME_LEN);
-
-	if (!len || len >= STRIA_NAME_LEN || name[0] == '.' || name[0] == '-')
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum(name[i]) && !strchr("._-", name[i]))
-			return false;
-	return !memchr_inv(name + len, 0, STRIA_NAME_LEN - len);
-}
+/* Names in requests follow the on-disk rule: stria_name_valid(). */
+static_assert(STRIA_NAME_LEN == STRIA_SB_NAME_LEN);
 
 /* Say why in the request's msg; returns -EINVAL. */
 static __printf(2, 3) int stria_refuse(struct stria_ioc_array *req,

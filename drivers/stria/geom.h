@@ -49,6 +49,12 @@
 #define STRIA_GEOM_MIN_CHUNK_SECTORS	8U	/* 4 KiB */
 #define STRIA_GEOM_MAX_CHUNK_SECTORS	2048U	/* 1 MiB */
 #define STRIA_GEOM_MAX_MEMBERS		64U
+/*
+ * The most sectors an array may span, all members' data areas together:
+ * their size in bytes, and any byte offset into the array or a member's
+ * data area, fits a loff_t (2^63 - 1 bytes).
+ */
+#define STRIA_GEOM_MAX_SECTORS		((1ULL << 54) - 1)
 
 /* RAID5/6 layouts: md's ALGORITHM_* numbers (drivers/md/raid5.h). */
 #define STRIA_LAYOUT_LEFT_ASYMMETRIC	0U
@@ -116,14 +122,15 @@ struct stria_stripe {
  * @member_sectors: data sectors available on the smallest member; rounded
  *	down to a whole chunk
  *
- * Return: 0, or -EINVAL with @g untouched when any value is out of range or
- * no whole chunk fits.
+ * Return: 0, or -EINVAL with @g untouched when any value is out of range,
+ * no whole chunk fits, or the members' data areas together exceed
+ * STRIA_GEOM_MAX_SECTORS (so no size or offset of the array overflows).
  */
 static inline int stria_geom_init(struct stria_geom *g, u32 level, u32 layout,
 				  u32 nr_members, u32 chunk_sectors,
 				  u64 member_sectors)
 {
-	u32 shift = 0, min_members;
+	u32 shift = 0, min_members, rem;
 
 	switch (level) {
 	case 0:
@@ -149,7 +156,9 @@ static inline int stria_geom_init(struct stria_geom *g, u32 level, u32 layout,
 	while ((1U << shift) < chunk_sectors)
 		shift++;
 	member_sectors &= ~((u64)chunk_sectors - 1);
-	if (!member_sectors)
+	if (!member_sectors ||
+	    member_sectors > div_u64_rem(STRIA_GEOM_MAX_SECTORS, nr_members,
+					 &rem))
 		return -EINVAL;
 
 	g->level = level;

@@ -65,6 +65,13 @@
 #define STRIA_SB_BITMAP_DEFAULT_CHUNK	131072U	/* sectors */
 #define STRIA_SB_BITMAP_MAX_CHUNK	(1U << 31)	/* sectors: 1 TiB */
 #define STRIA_SB_UUID_LEN	16
+/*
+ * The highest event count a superblock may carry. Every superblock update
+ * adds one: at one update per millisecond, 2^48 takes 8900 years. A count
+ * near 2^64 can only be crafted, and would wrap at the next update and make
+ * the freshest member look the stalest.
+ */
+#define STRIA_SB_EVENTS_MAX	(1ULL << 48)
 
 /* state */
 #define STRIA_SB_STATE_CLEAN	0U	/* stopped cleanly */
@@ -191,6 +198,62 @@ static_assert(offsetof(struct stria_sb, crc) == STRIA_SB_CRC_OFFSET,
 static_assert(offsetof(struct stria_sb, reserved) == 240,
 	      "rebuild_partial ends at byte 240");
 
+/**
+ * stria_name_char_ok() - may @c be part of an array name?
+ * @c: the character
+ *
+ * Return: true for A-Z, a-z, 0-9, '.', '_' and '-'. Plain ASCII ranges, not
+ * isalnum(): the kernel's ctype takes Latin-1 letters for letters too.
+ */
+static inline bool stria_name_char_ok(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+}
+
+/**
+ * stria_name_valid() - is this a valid array name?
+ * @name: a buffer of STRIA_SB_NAME_LEN bytes (the superblock's, or an
+ *	ioctl's, whose name field has the same size)
+ *
+ * An array name ends up in sysfs, in /dev/stria/NAME, in the kernel log and
+ * in the KEY=value lines udev imports from striactl examine --export, so
+ * it is held to one rule everywhere (module, striactl, on disk).
+ *
+ * Return: true when @name holds 1 to 31 characters of stria_name_char_ok(),
+ * not starting with '.' or '-', and the rest of the buffer is NUL.
+ */
+static inline bool stria_name_valid(const char *name)
+{
+	size_t i, len = 0;
+
+	while (len < STRIA_SB_NAME_LEN && name[len])
+		len++;
+	if (!len || len >= STRIA_SB_NAME_LEN || name[0] == '.' ||
+	    name[0] == '-')
+		return false;
+	for (i = 0; i < STRIA_SB_NAME_LEN; i++)
+		if (i < len ? !stria_name_char_ok(name[i]) : name[i] != '\0')
+			return false;
+	return true;
+}
+
+/**
+ * stria_range_fits() - does [@off, @off + @len) lie within @size?
+ * @off: start
+ * @len: length
+ * @size: the size of what it must fit in
+ *
+ * The same units everywhere (sectors). Compares without adding, so a
+ * crafted @len near 2^64 cannot wrap the sum to something small.
+ *
+ * Return: true when @off + @len <= @size, computed without overflow.
+ */
+static inline bool stria_range_fits(__u64 off, __u64 len, __u64 size)
+{
+	return off <= size && len <= size - off;
+}
+
 /*
  * The write-intent bitmap: bit r (byte r / 8, bit r % 8) of the area at
  * bitmap_offset is set while member data sectors [r * bitmap_chunk,
@@ -214,14 +277,17 @@ static inline __u32 stria_bitmap_shift(__u32 pow2)
  * @data_sectors: member data sectors (stria_sb.data_sectors)
  * @bitmap_chunk: sectors per region, a power of two
  *
- * Return: the regions covering @data_sectors.
+ * Rounds up without adding, so no @data_sectors can wrap the count.
+ *
+ * Return: the regions covering @data_sectors: 0 only for 0 sectors.
  */
 static inline __u64 stria_bitmap_regions(__u64 data_sectors,
 					 __u32 bitmap_chunk)
 {
 	__u32 shift = stria_bitmap_shift(bitmap_chunk);
 
-	return (data_sectors + bitmap_chunk - 1) >> shift;
+	return (data_sectors >> shift) +
+	       !!(data_sectors & (((__u64)1 << shift) - 1));
 }
 
 /**
@@ -230,17 +296,19 @@ static inline __u64 stria_bitmap_regions(__u64 data_sectors,
  * @chunk_sectors: the array's chunk
  * @bitmap_chunk: sectors per region
  *
- * Return: true when @bitmap_chunk is a power of two from @chunk_sectors to
- * STRIA_SB_BITMAP_MAX_CHUNK and its bits fit in STRIA_SB_BITMAP_BYTES.
+ * Return: true when @bitmap_chunk is a power of two from @chunk_sectors
+ * (and at least one sector) to STRIA_SB_BITMAP_MAX_CHUNK, and its bits,
+ * at least one, fit in STRIA_SB_BITMAP_BYTES.
  */
 static inline int stria_bitmap_chunk_ok(__u64 data_sectors,
 					__u32 chunk_sectors, __u32 bitmap_chunk)
 {
-	return bitmap_chunk >= chunk_sectors &&
+	__u64 regions = stria_bitmap_regions(data_sectors, bitmap_chunk);
+
+	return bitmap_chunk && bitmap_chunk >= chunk_sectors &&
 	       bitmap_chunk <= STRIA_SB_BITMAP_MAX_CHUNK &&
 	       !(bitmap_chunk & (bitmap_chunk - 1)) &&
-	       stria_bitmap_regions(data_sectors, bitmap_chunk) <=
-	       STRIA_SB_BITMAP_MAX_REGIONS;
+	       regions && regions <= STRIA_SB_BITMAP_MAX_REGIONS;
 }
 
 /**
@@ -323,9 +391,14 @@ static inline const char *stria_parity_layout_name(__u32 level, __u32 layout)
  * with at least 2, 3 or 4 members, a role below the member count or
  * STRIA_SB_ROLE_SPARE (RAID5/6 only), a parity layout of 0..3 (0 on
  * RAID0), no failed or rebuilding bit at or beyond the member count, no
- * role both failed and rebuilding, the rebuild feature bit set exactly when
- * a role is being rebuilt, and sync checkpoints inside the data area. The
- * geometry itself is checked by stria_geom_init().
+ * role both failed and rebuilding, a geometry stria_geom_init() accepts
+ * as it is (the data a whole number of chunks, the array's size in bytes
+ * within a loff_t), the rebuild feature bit set exactly when a role is
+ * being rebuilt, sync checkpoints inside the data area, a bitmap of at
+ * least one region that fits its area, a data area inside the device (no
+ * sum that can wrap), an event count of at most STRIA_SB_EVENTS_MAX and a
+ * name of stria_name_valid(). Documentation/stria/ondisk-format.rst
+ * ("Trust") lists the checks in order.
  *
  * Return: 0 when usable; -ENODATA when there is no stria superblock (wrong
  * magic); -EBADMSG when it is damaged; -EPROTONOSUPPORT when it is valid but
@@ -344,6 +417,7 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 	__u32 role = stria_le32(sb->role);
 	__u32 scrub = stria_le32(sb->scrub_action);
 	__u32 min_members;
+	struct stria_geom g;
 	size_t i;
 
 	if (memcmp(sb->magic, STRIA_SB_MAGIC, STRIA_SB_MAGIC_LEN)) {
@@ -388,21 +462,32 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 			 level);
 		return -EBADMSG;
 	}
+	if (stria_geom_init(&g, level, playout, nr,
+			    stria_le32(sb->chunk_sectors), dsec) ||
+	    g.member_sectors != dsec) {
+		snprintf(why, len, "bad geometry: %u-sector chunks, %llu data sectors x %u members",
+			 stria_le32(sb->chunk_sectors),
+			 (unsigned long long)dsec, nr);
+		return -EBADMSG;
+	}
 	if (nr < 64 && failed >> nr) {
 		snprintf(why, len, "failed-member bitmap 0x%llx names roles beyond the %u members",
 			 (unsigned long long)failed, nr);
 		return -EBADMSG;
 	}
 	if ((nr < 64 && rebuilding >> nr) || (rebuilding & failed) ||
-	    !rebuilding != !(incompat & STRIA_SB_FEAT_INCOMPAT_REBUILD) ||
-	    (!rebuilding && stria_le64(sb->rebuild_offset)) ||
-	    stria_le64(sb->rebuild_offset) > dsec) {
-		snprintf(why, len, "bad rebuild record: roles 0x%llx (failed 0x%llx) at %llu of %llu sectors, features 0x%llx",
+	    !rebuilding != !(incompat & STRIA_SB_FEAT_INCOMPAT_REBUILD)) {
+		snprintf(why, len, "bad rebuild record: roles 0x%llx, failed 0x%llx, features 0x%llx",
 			 (unsigned long long)rebuilding,
 			 (unsigned long long)failed,
-			 (unsigned long long)stria_le64(sb->rebuild_offset),
-			 (unsigned long long)dsec,
 			 (unsigned long long)incompat);
+		return -EBADMSG;
+	}
+	if ((!rebuilding && stria_le64(sb->rebuild_offset)) ||
+	    stria_le64(sb->rebuild_offset) > dsec) {
+		snprintf(why, len, "bad rebuild offset %llu of %llu sectors",
+			 (unsigned long long)stria_le64(sb->rebuild_offset),
+			 (unsigned long long)dsec);
 		return -EBADMSG;
 	}
 	if ((scrub != STRIA_SB_SCRUB_NONE && scrub != STRIA_SB_SCRUB_CHECK &&
@@ -423,10 +508,10 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 	     !stria_bitmap_chunk_ok(dsec, stria_le32(sb->chunk_sectors),
 				    stria_le32(sb->bitmap_chunk))) :
 	    (sb->bitmap_offset || sb->bitmap_chunk)) {
-		snprintf(why, len, "bad write-intent bitmap: offset %u, %u-sector regions over %llu sectors, features 0x%llx",
+		snprintf(why, len, "bad write-intent bitmap: offset %u, %u-sector regions, features 0x%llx",
 			 stria_le32(sb->bitmap_offset),
 			 stria_le32(sb->bitmap_chunk),
-			 (unsigned long long)dsec, (unsigned long long)incompat);
+			 (unsigned long long)incompat);
 		return -EBADMSG;
 	}
 	if (stria_le64(sb->degraded_events) &&
@@ -450,12 +535,17 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 		return -EBADMSG;
 	}
 	if (stria_le64(sb->data_offset) != STRIA_SB_DATA_OFFSET ||
-	    stria_le64(sb->data_offset) + stria_le64(sb->data_sectors) >
-	    stria_le64(sb->dev_sectors)) {
+	    !stria_range_fits(stria_le64(sb->data_offset), dsec,
+			      stria_le64(sb->dev_sectors))) {
 		snprintf(why, len, "bad data area: offset %llu size %llu on a device of %llu sectors",
 			 (unsigned long long)stria_le64(sb->data_offset),
 			 (unsigned long long)stria_le64(sb->data_sectors),
 			 (unsigned long long)stria_le64(sb->dev_sectors));
+		return -EBADMSG;
+	}
+	if (stria_le64(sb->events) > STRIA_SB_EVENTS_MAX) {
+		snprintf(why, len, "implausible event count %llu (at most 2^48)",
+			 (unsigned long long)stria_le64(sb->events));
 		return -EBADMSG;
 	}
 	if (stria_le32(sb->state) > STRIA_SB_STATE_ACTIVE ||
@@ -464,8 +554,8 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 			 stria_le32(sb->state), stria_le32(sb->flags));
 		return -EBADMSG;
 	}
-	if (!memchr(sb->name, '\0', STRIA_SB_NAME_LEN) || !sb->name[0]) {
-		snprintf(why, len, "bad array name");
+	if (!stria_name_valid(sb->name)) {
+		snprintf(why, len, "bad array name (1 to 31 of A-Z a-z 0-9 . _ -)");
 		return -EBADMSG;
 	}
 	for (i = 0; i < sizeof(sb->reserved); i++) {
@@ -476,6 +566,51 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 		}
 	}
 	return 0;
+}
+
+/**
+ * stria_sb_same_array() - do two checked superblocks describe one array?
+ * @a: a superblock stria_sb_check() accepted
+ * @b: another one
+ *
+ * Assembly takes the array's identity and shape from one member and the
+ * state from the freshest: every member must agree on everything that
+ * never changes in an array's life.
+ *
+ * Return: true when the array UUID, name, level, layout versions, member
+ * count, chunk, data offset and data size are the same.
+ */
+static inline bool stria_sb_same_array(const struct stria_sb *a,
+				       const struct stria_sb *b)
+{
+	return !memcmp(a->array_uuid, b->array_uuid, STRIA_SB_UUID_LEN) &&
+	       !memcmp(a->name, b->name, STRIA_SB_NAME_LEN) &&
+	       a->level == b->level && a->layout == b->layout &&
+	       a->parity_layout == b->parity_layout &&
+	       a->nr_members == b->nr_members &&
+	       a->chunk_sectors == b->chunk_sectors &&
+	       a->data_offset == b->data_offset &&
+	       a->data_sectors == b->data_sectors;
+}
+
+/**
+ * stria_sb_geom() - the geometry of a checked superblock
+ * @sb: a superblock stria_sb_check() accepted
+ * @g: filled
+ *
+ * Return: 0; -EINVAL only for a superblock stria_sb_check() refuses.
+ */
+static inline int stria_sb_geom(const struct stria_sb *sb,
+				struct stria_geom *g)
+{
+	int ret = stria_geom_init(g, stria_le32(sb->level),
+				  stria_le32(sb->parity_layout),
+				  stria_le32(sb->nr_members),
+				  stria_le32(sb->chunk_sectors),
+				  stria_le64(sb->data_sectors));
+
+	return ret ? ret :
+	       g->member_sectors == stria_le64(sb->data_sectors) ? 0 : -EINVAL;
 }
 
 #endif /* _STRIA_ONDISK_H */

@@ -351,6 +351,141 @@ struct field {
 
 #define F(n, w) { #n, offsetof(struct stria_sb, n), w }
 
+/* A name of @len bytes from @name (no NUL added), the rest NUL, sealed. */
+static int check_name(struct stria_sb *sb, const char *name, size_t len)
+{
+	char why[160];
+
+	good_sb(sb);
+	memset(sb->name, 0, sizeof(sb->name));
+	memcpy(sb->name, name, len);
+	seal(sb);
+	return check(sb, why, sizeof(why));
+}
+
+/*
+ * What a crafted disk tries: sizes that wrap a sum, names that reach udev,
+ * event counts at the edge, geometries that overflow the array's size.
+ */
+static void test_hostile(struct stria_sb *sb)
+{
+	static const char *const bad_names[] = {
+		"x\nSYSTEMD_WANTS=reboot.target\n", "a b", "a/b", "-a", ".a",
+		"a'b", "a\"b", "a\\b", "a$b", "\x7f", "caf\xe9", "\xc3\xa9t\xc3\xa9",
+		"a\tb", "a\x01",
+	};
+	const __u64 wrap = 0ULL - STRIA_SB_DATA_OFFSET;
+	struct stria_sb other;
+	struct stria_geom g;
+	char why[160];
+	size_t i;
+	int ret;
+
+	/* data_offset + data_sectors == 2^64 == 0: the sum must not be taken */
+	good_bitmap(sb, STRIA_SB_BITMAP_MAX_CHUNK);
+	sb->level = stria_cpu_le32(5);
+	sb->data_sectors = stria_cpu_le64(wrap);
+	sb->dev_sectors = stria_cpu_le64(524288);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG, "data_sectors 2^64 - 2048 (the sum wraps to 0) refused (%s)",
+	    why);
+	tap(!stria_range_fits(STRIA_SB_DATA_OFFSET, wrap, 524288) &&
+	    !stria_range_fits(1, ~0ULL, ~0ULL) &&
+	    stria_range_fits(0, ~0ULL, ~0ULL) &&
+	    stria_range_fits(2048, 522240, 524288) &&
+	    !stria_range_fits(2048, 522241, 524288) &&
+	    !stria_range_fits(524289, 0, 524288),
+	    "stria_range_fits() compares without wrapping");
+	tap(stria_bitmap_regions(wrap, STRIA_SB_BITMAP_MAX_CHUNK) ==
+	    (wrap >> 31) + 1 &&
+	    stria_bitmap_regions(~0ULL, 1) == ~0ULL &&
+	    stria_bitmap_regions(~0ULL, 8) == (~0ULL >> 3) + 1,
+	    "stria_bitmap_regions() does not wrap near 2^64");
+	tap(!stria_bitmap_chunk_ok(wrap, 128, STRIA_SB_BITMAP_MAX_CHUNK) &&
+	    !stria_bitmap_chunk_ok(0, 128, 1024) &&
+	    !stria_bitmap_chunk_ok(1024, 0, 0),
+	    "a bitmap of 0 or too many regions is refused");
+
+	/* the geometry must fit a loff_t, and be whole chunks */
+	tap(stria_geom_init(&g, 0, 0, 2, 128, STRIA_GEOM_MAX_SECTORS / 2 &
+			    ~127ULL) == 0 &&
+	    stria_geom_init(&g, 0, 0, 2, 128,
+			    (STRIA_GEOM_MAX_SECTORS / 2 + 128) & ~127ULL) == -EINVAL &&
+	    stria_geom_init(&g, 6, 2, 64, 2048, 1ULL << 50) == -EINVAL &&
+	    stria_geom_init(&g, 0, 0, 2, 128, wrap) == -EINVAL,
+	    "stria_geom_init() refuses arrays of more than 2^63 bytes");
+	good_sb(sb);
+	set_data_sectors(sb, 1ULL << 53);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "geometry"),
+	    "4 x 2^53 data sectors (2^64 bytes) refused (%s)", why);
+	good_sb(sb);
+	set_data_sectors(sb, 522240 + 8);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "geometry"),
+	    "data not a whole number of chunks refused (%s)", why);
+	for (i = 0; i < 4; i++) {
+		static const __u32 chunks[] = { 0, 4, 96, 4096 };
+
+		good_sb(sb);
+		sb->chunk_sectors = stria_cpu_le32(chunks[i]);
+		seal(sb);
+		ret = check(sb, why, sizeof(why));
+		tap(ret == -EBADMSG, "chunk of %u sectors refused (%s)",
+		    chunks[i], why);
+	}
+
+	/* names: the same rule as the module's and striactl's */
+	for (i = 0; i < sizeof(bad_names) / sizeof(bad_names[0]); i++) {
+		ret = check_name(sb, bad_names[i], strlen(bad_names[i]));
+		tap(ret == -EBADMSG && !stria_name_valid(sb->name),
+		    "name #%zu with a character outside [A-Za-z0-9._-] refused", i);
+	}
+	tap(check_name(sb, "ab\0c", 4) == -EBADMSG,
+	    "bytes after the name's NUL refused");
+	tap(check_name(sb, "", 0) == -EBADMSG, "empty name refused");
+	tap(check_name(sb, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 31) == 0,
+	    "31-character name accepted");
+	tap(check_name(sb, "Data_01.b-x", 11) == 0 &&
+	    check_name(sb, "0", 1) == 0, "names from [A-Za-z0-9._-] accepted");
+	tap(!stria_name_char_ok((char)0xe9) && !stria_name_char_ok('\0') &&
+	    stria_name_char_ok('Z'), "stria_name_char_ok() is plain ASCII");
+
+	/* event counters */
+	good_sb(sb);
+	sb->events = stria_cpu_le64(~0ULL);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "event"),
+	    "events 2^64 - 1 refused (%s)", why);
+	good_sb(sb);
+	sb->events = stria_cpu_le64(STRIA_SB_EVENTS_MAX + 1);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG, "events 2^48 + 1 refused");
+	good_sb(sb);
+	sb->events = stria_cpu_le64(STRIA_SB_EVENTS_MAX);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == 0, "events 2^48 accepted");
+
+	/* members of one array agree on its identity and shape */
+	good_sb(sb);
+	good_sb(&other);
+	other.role = stria_cpu_le32(1);
+	other.events = stria_cpu_le64(9);
+	tap(stria_sb_same_array(sb, &other), "two members of one array match");
+	other.data_sectors = stria_cpu_le64(522240 - 128);
+	tap(!stria_sb_same_array(sb, &other), "a member of another size does not");
+	good_sb(&other);
+	strcpy(other.name, "other");
+	tap(!stria_sb_same_array(sb, &other), "a member of another name does not");
+	good_sb(&other);
+	other.parity_layout = stria_cpu_le32(1);
+	tap(!stria_sb_same_array(sb, &other), "a member of another layout does not");
+	tap(stria_sb_geom(sb, &g) == 0 && g.member_sectors == 522240 &&
+	    g.nr_members == 4, "stria_sb_geom() gives the superblock's geometry");
+}
+
 int main(void)
 {
 	static const struct field fields[] = {
@@ -609,6 +744,7 @@ int main(void)
 	test_bitmap_sb(sb);
 	test_degraded_events(sb);
 	test_rebuild_partial(sb);
+	test_hostile(sb);
 	test_bitmap_helpers();
 
 	tap(!strcmp(stria_parity_layout_name(5, 0), "left-asymmetric") &&

@@ -83,6 +83,73 @@ static const struct block_device_operations stria_disk_fops = {
 	.open	= stria_disk_open,
 };
 
+/* arrays stacked on arrays: how deep stria_disk_stacks_on() looks */
+#define STRIA_MAX_STACK		8
+
+/* The disks of @b's members, spares and replacement; @disks has room. */
+static u32 stria_member_disks(struct stria_array *b, struct gendisk **disks)
+{
+	u32 i, n = 0;
+
+	/* the tables change under cfg_lock and sb_lock together */
+	mutex_lock(&b->sb_lock);
+	for (i = 0; i < b->nr_members; i++)
+		if (b->members[i].dev.bdev)
+			disks[n++] = b->members[i].dev.bdev->bd_disk;
+	for (i = 0; i < b->nr_spares; i++)
+		disks[n++] = b->spares[i].dev.bdev->bd_disk;
+	if (b->repl_role != STRIA_NO_MEMBER && b->repl.dev.bdev)
+		disks[n++] = b->repl.dev.bdev->bd_disk;
+	mutex_unlock(&b->sb_lock);
+	return n;
+}
+
+static int stria_stacks_on(struct gendisk *disk, struct stria_array *a,
+			   u32 depth)
+{
+	struct gendisk **disks;
+	u32 i, n;
+	int ret = 0;
+
+	if (disk == a->disk)
+		return 1;
+	if (disk->fops != &stria_disk_fops)
+		return 0;
+	if (depth >= STRIA_MAX_STACK)
+		return -ELOOP;
+	disks = kmalloc_array(STRIA_GEOM_MAX_MEMBERS + STRIA_MAX_SPARES + 1,
+			      sizeof(*disks), GFP_KERNEL);
+	if (!disks)
+		return -ENOMEM;
+	n = stria_member_disks(disk->private_data, disks);
+	for (i = 0; i < n && !ret; i++)
+		ret = stria_stacks_on(disks[i], a, depth + 1);
+	kfree(disks);
+	return ret;
+}
+
+/**
+ * stria_disk_stacks_on() - is @disk array @a, or built on it?
+ * @disk: the disk of a device about to join @a (a partition's whole disk)
+ * @a: the array
+ *
+ * A stria array among @a's members would hold @a through its own members:
+ * neither could be stopped, and rebuild I/O would recurse. Follows stria
+ * arrays down through their members, spares and replacements, at most
+ * STRIA_MAX_STACK deep. Other stacking drivers (dm, md) are not looked
+ * through. Caller holds stria_arrays_lock (no array stops, no device joins
+ * one meanwhile) and may hold @a->cfg_lock; each array's tables are read
+ * under its sb_lock.
+ *
+ * Return: 0 when not; 1 when @disk is @a or is built on it; -ELOOP when
+ * the arrays are stacked deeper than that; -ENOMEM.
+ */
+int stria_disk_stacks_on(struct gendisk *disk, struct stria_array *a)
+{
+	lockdep_assert_held(&stria_arrays_lock);
+	return stria_stacks_on(disk, a, 0);
+}
+
 #define stria_fail(spec, i, fmt, ...) ({				\
 	snprintf((spec)->msg, STRIA_MSG_LEN, fmt, ##__VA_ARGS__);	\
 	(spec)->err_member = (i);					\

@@ -192,7 +192,10 @@ int stria_array_take_spares(struct stria_array *a)
 	return n;
 }
 
-/* The member or spare that is device @dev, or NULL. */
+/*
+ * The member, spare or replacement that is device @dev, or NULL. Caller
+ * holds @a->cfg_lock.
+ */
 static struct stria_member *stria_find_dev(struct stria_array *a, dev_t dev)
 {
 	u32 i;
@@ -204,13 +207,31 @@ static struct stria_member *stria_find_dev(struct stria_array *a, dev_t dev)
 	for (i = 0; i < a->nr_spares; i++)
 		if (stria_member_devt(&a->spares[i]) == dev)
 			return &a->spares[i];
+	if (a->repl_role != STRIA_NO_MEMBER && stria_member_devt(&a->repl) == dev)
+		return &a->repl;
 	return NULL;
+}
+
+/*
+ * Is @m the replacement of a running replace? Then it is none of @a's
+ * spares any more and may take no other place: fills @msg and returns
+ * true.
+ */
+static bool stria_is_repl(struct stria_array *a, struct stria_member *m,
+			  char *msg)
+{
+	if (m != &a->repl)
+		return false;
+	snprintf(msg, STRIA_MSG_LEN, "%pg is replacing member %u of array '%s': wait for the replace to end, or end it first (striactl scrub NAME stop)",
+		 m->dev.bdev, a->repl_role, a->name);
+	return true;
 }
 
 /* Open @dev as a spare of @a and check it; fills @sp->dev. */
 static int stria_spare_open(struct stria_array *a, dev_t dev,
 			    struct stria_member *sp, char *msg)
 {
+	/* bounded by stria_geom_init(): for the message only */
 	u64 need = a->data_offset + a->geom.member_sectors, size;
 	struct block_device *b;
 	int ret;
@@ -230,11 +251,20 @@ static int stria_spare_open(struct stria_array *a, dev_t dev,
 	}
 	b = sp->dev.bdev;
 	size = bdev_nr_sectors(b);
-	if (b->bd_disk == a->disk) {
-		snprintf(msg, STRIA_MSG_LEN, "%pg is array '%s' itself", b,
-			 a->name);
+	ret = stria_disk_stacks_on(b->bd_disk, a);
+	if (ret) {
+		if (b->bd_disk == a->disk)
+			snprintf(msg, STRIA_MSG_LEN, "%pg is array '%s' itself",
+				 b, a->name);
+		else if (ret > 0)
+			snprintf(msg, STRIA_MSG_LEN, "%pg is built on array '%s': it cannot hold the array it stands on",
+				 b, a->name);
+		else
+			snprintf(msg, STRIA_MSG_LEN, "%pg: cannot tell whether it is built on array '%s' (arrays stacked too deep, or out of memory): error %d",
+				 b, a->name, ret);
 		ret = -EINVAL;
-	} else if (size < need) {
+	} else if (!stria_range_fits(a->data_offset, a->geom.member_sectors,
+				     size)) {
 		snprintf(msg, STRIA_MSG_LEN, "%pg is too small: %llu sectors, the array needs %llu (1 MiB superblock area + %llu data sectors)",
 			 b, size, need, a->geom.member_sectors);
 		ret = -ENOSPC;
@@ -335,6 +365,10 @@ int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 	}
 	mutex_lock(&a->cfg_lock);
 	m = stria_find_dev(a, dev);
+	if (m && stria_is_repl(a, m, msg)) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
 	if (m) {
 		if (m->role == STRIA_SB_ROLE_SPARE)
 			snprintf(msg, STRIA_MSG_LEN, "%pg is a spare of array '%s' already",
@@ -452,6 +486,10 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 		ret = -ENODEV;
 		goto out_unlock;
 	}
+	if (stria_is_repl(a, m, msg)) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
 	if (m->role == STRIA_SB_ROLE_SPARE) {
 		mutex_lock(&a->sb_lock);
 		old = *m;
@@ -513,6 +551,8 @@ static int stria_replace_check(struct stria_array *a, struct stria_member *m,
 			 MAJOR(dev), MINOR(dev), a->name, a->index);
 		return -ENODEV;
 	}
+	if (stria_is_repl(a, m, msg))
+		return -EBUSY;
 	if (m->role == STRIA_SB_ROLE_SPARE) {
 		snprintf(msg, STRIA_MSG_LEN, "%pg is a spare of array '%s': give the member to replace",
 			 m->dev.bdev, a->name);
@@ -590,6 +630,10 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 	}
 	if (with) {
 		sp = stria_find_dev(a, with);
+		if (sp && stria_is_repl(a, sp, msg)) {
+			ret = -EBUSY;
+			goto out_unlock;
+		}
 		if (sp && sp->role != STRIA_SB_ROLE_SPARE) {
 			snprintf(msg, STRIA_MSG_LEN, "%pg is member %u of '%s': the replacement must be a spare or a new device",
 				 sp->dev.bdev, sp->role, a->name);
@@ -608,7 +652,8 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 			if (ret)
 				goto out_unlock;
 			sp = stria_find_dev(a, with);
-			if (!sp || sp->role != STRIA_SB_ROLE_SPARE) {
+			if (!sp || sp == &a->repl ||
+			    sp->role != STRIA_SB_ROLE_SPARE) {
 				snprintf(msg, STRIA_MSG_LEN, "device %u:%u left the spares of '%s' meanwhile",
 					 MAJOR(with), MINOR(with), a->name);
 				ret = -EAGAIN;

@@ -373,6 +373,7 @@ void stria_link_holder(struct stria_array *a, struct stria_member *m);
 void stria_unlink_holder(struct stria_array *a, struct stria_member *m);
 struct stria_array *stria_array_find(const char *name, u32 index, bool next);
 void stria_array_stop_all(void);
+int stria_disk_stacks_on(struct gendisk *disk, struct stria_array *a);
 unsigned int stria_array_count(void);
 
 /* members.c */

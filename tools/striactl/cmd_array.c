@@ -56,17 +56,15 @@ static int do_array_ioctl(struct ctx *c, unsigned long cmd,
 	return ret;
 }
 
+/* The module's and the on-disk rule for names (ondisk.h). */
 static int name_ok(const char *name)
 {
-	size_t i, len = strlen(name);
+	char buf[STRIA_SB_NAME_LEN] = "";
 
-	if (!len || len >= STRIA_NAME_LEN || name[0] == '.' || name[0] == '-')
+	if (strlen(name) >= sizeof(buf))
 		return 0;
-	for (i = 0; i < len; i++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
-			    name[i]))
-			return 0;
-	return 1;
+	strcpy(buf, name);
+	return stria_name_valid(buf);
 }
 
 /* RAID level: 0, 5 or 6, also as raid0, raid5, raid6. Returns -1 otherwise. */

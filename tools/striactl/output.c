@@ -85,7 +85,14 @@ static void export_key(struct out *o, const char *key)
 	fputc('=', o->f);
 }
 
-/* Shell-safe value for export: quote when anything unusual is in it. */
+/*
+ * A value for export: one line, safe for udev's IMPORT{program} and for
+ * shell eval. Plain when it only has [A-Za-z0-9-_./:+,@]; else quoted, with
+ * every byte that is not printable ASCII (control characters, newlines
+ * above all: udev would read what follows one as a property of its own)
+ * and the backslash written as \xHH. The values come from devices that
+ * anyone may plug in.
+ */
 static void export_value(FILE *f, const char *s)
 {
 	const char *p;
@@ -98,10 +105,14 @@ static void export_value(FILE *f, const char *s)
 	} else {
 		fputc('\'', f);
 		for (p = s; *p; p++) {
-			if (*p == '\'')
+			unsigned char c = (unsigned char)*p;
+
+			if (c == '\'')
 				fputs("'\\''", f);
+			else if (c < 0x20 || c >= 0x7f || c == '\\')
+				fprintf(f, "\\x%02x", c);
 			else
-				fputc(*p, f);
+				fputc(c, f);
 		}
 		fputc('\'', f);
 	}

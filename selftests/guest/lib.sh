@@ -144,6 +144,15 @@ host_unplug() {
 	host_cmd qmp "{\"execute\": \"device_del\", \"arguments\": {\"id\": \"$1\"}}"
 }
 
+# host_plug FILE ID SLOT: plug the image FILE (written under $STRIA_OUT)
+# into empty slot hpSLOT (the test says VM_HOTPLUG=N) as a new NVMe drive
+# with serial ID, as if someone inserted a disk: the kernel, udev and stria
+# see it appear like any other.
+host_plug() {
+	host_qmp "{\"execute\": \"blockdev-add\", \"arguments\": {\"driver\": \"raw\", \"node-name\": \"$2\", \"file\": {\"driver\": \"file\", \"filename\": \"$STRIA_HOST_OUT/$1\"}}}" &&
+		host_qmp "{\"execute\": \"device_add\", \"arguments\": {\"driver\": \"nvme\", \"id\": \"$2\", \"serial\": \"$2\", \"drive\": \"$2\", \"bus\": \"hp$3\"}}"
+}
+
 # host_profile_begin NAME / host_profile_end NAME [IOS]: count the
 # instructions the guest runs between the two calls (the test says
 # VM_PROFILE=1: a TCG plugin counts them; counts, not time). The profile,

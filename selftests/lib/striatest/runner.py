@@ -20,7 +20,7 @@ from .kernels import TOP, Kernel
 from .testfile import TestSpec
 
 # environment variables passed to tests: benchmark and profile knobs
-PASSED_ENV = ("STRIA_BENCH_", "STRIA_PROFILE_", "STRIA_INSN_")
+PASSED_ENV = ("STRIA_BENCH_", "STRIA_PROFILE_", "STRIA_INSN_", "STRIA_FUZZ_")
 
 # A kernel log line matching this fails the test (the brief's list).
 BAD_KERNEL_LOG = re.compile(
@@ -113,6 +113,9 @@ class TestRun:
             "STRIA_KERNEL": self.kernel.tier,
             "STRIA_KMOD_DIR": str(self.kernel.kmod_dir),
             "STRIA_OUT": out,
+            # where the host sees it: files the guest writes there can
+            # become drives (host_plug)
+            "STRIA_HOST_OUT": str(self.workdir / "out"),
             "STRIA_MODULES_HOST_DIR": str(self.kernel.moddir),
         }
         # the knobs of benchmarks and profiles (STRIA_BENCH_MERGE_US=...)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 KEYS = ("DESCRIPTION", "VM_NVME", "VM_NVME_SIZE", "VM_NUMA", "VM_NVME_NODES", "VM_NULLB",
         "VM_NULLB_SIZE_MB", "VM_MEM", "VM_CPUS", "VM_APPEND", "HOST", "TIMEOUT", "KERNELS",
-        "VM_MACHINE", "SERIAL", "VM_PROFILE", "VM_PREALLOC")
+        "VM_MACHINE", "SERIAL", "VM_PROFILE", "VM_PREALLOC", "VM_HOTPLUG")
 
 
 @dataclass
@@ -39,6 +39,8 @@ class TestSpec:
     profile: bool = False
     # all guest memory is touched before the guest starts (benchmarks)
     prealloc: bool = False
+    # empty PCIe slots (hp0, hp1, ...) for drives plugged in later
+    hotplug: int = 0
 
 
 def load(path: Path, top: Path) -> TestSpec:
@@ -72,6 +74,7 @@ def load(path: Path, top: Path) -> TestSpec:
     spec.serial = vals.get("SERIAL", "0") == "1"
     spec.profile = vals.get("VM_PROFILE", "0") == "1"
     spec.prealloc = vals.get("VM_PREALLOC", "0") == "1"
+    spec.hotplug = int(vals.get("VM_HOTPLUG", "0"))
     if "KERNELS" in vals:
         spec.kernels = vals["KERNELS"].split()
     for k, v in vals.items():
@@ -81,6 +84,8 @@ def load(path: Path, top: Path) -> TestSpec:
         raise ValueError(f"{path}: DESCRIPTION is missing")
     if not 0 <= spec.nvme <= 12:
         raise ValueError(f"{path}: VM_NVME must be 0..12")
+    if not 0 <= spec.hotplug <= 4:
+        raise ValueError(f"{path}: VM_HOTPLUG must be 0..4")
     if spec.nvme_nodes and len(spec.nvme_nodes) != spec.nvme:
         raise ValueError(f"{path}: VM_NVME_NODES needs one node per drive")
     return spec

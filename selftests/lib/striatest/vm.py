@@ -120,6 +120,10 @@ def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path) -> list[st
         argv += ["-device", f"pcie-root-port,id=rp{i},bus={bus},chassis={i + 1},slot={i + 1}",
                  "-drive", drive,
                  "-device", f"nvme,id=nvme{i},serial=stria{i:04d},drive=d{i},bus=rp{i}"]
+    for i in range(spec.hotplug):
+        # empty slots: host_plug puts a drive in one, as a disk inserted
+        n = spec.nvme + i + 1
+        argv += ["-device", f"pcie-root-port,id=hp{i},bus=pcie.0,chassis={n},slot={n}"]
     return argv
 
 

@@ -247,35 +247,62 @@ static int stria_open_all(struct stria_spec *spec, struct stria_opened *o)
 	return 0;
 }
 
+/* create: members are zeroed this many sectors at a time (64 MiB) */
+#define STRIA_ZERO_STEP		(1ULL << 17)
+/* and the progress logged at most this often */
+#define STRIA_ZERO_LOG_SECS	5
+
 /*
  * Create, RAID5/6: zero every member's data area, so that each stripe's
  * parity matches its data from the start. Read-modify-write carries a
  * stripe's parity forward (P' = P ^ D ^ D'): over a drive's old contents it
  * would keep old garbage in P, and a later failure would rebuild data
  * written after create from it. Members with Write Zeroes do this at once;
- * others get written. A background initial sync replaces this with the
- * failure-handling work.
+ * others get written, which takes minutes to hours. So it runs without
+ * stria_arrays_lock (the members are held exclusively already), in steps
+ * of STRIA_ZERO_STEP, logs its progress, and a fatal signal ends it (the
+ * create then fails with nothing written but zeroes). A background initial
+ * sync replaces this with the failure-handling work.
  */
 static int stria_zero_parity_data(struct stria_spec *spec,
 				  struct stria_opened *o,
 				  const struct stria_geom *g)
 {
+	/* the write-intent bitmap's area too: no region dirty */
+	u64 len = STRIA_SB_DATA_OFFSET - STRIA_SB_BITMAP_OFFSET +
+		  g->member_sectors, done, step;
+	unsigned long next = jiffies + STRIA_ZERO_LOG_SECS * HZ;
 	u32 i;
 	int ret;
 
-	if (!stria_geom_nr_parity(g))
-		return 0;
-	for (i = 0; i < spec->nr_members; i++) {
-		/* the write-intent bitmap's area too: no region dirty */
-		ret = blkdev_issue_zeroout(o->dev[i].bdev, STRIA_SB_BITMAP_OFFSET,
-					   STRIA_SB_DATA_OFFSET -
-					   STRIA_SB_BITMAP_OFFSET +
-					   g->member_sectors, GFP_KERNEL, 0);
-		if (ret) {
-			stria_fail(spec, i, "%s: cannot zero the data area so the parity starts consistent: error %d",
-				   spec->paths[i], ret);
-			return ret;
+	pr_info("creating '%s': zeroing %u members of %llu MiB each so the parity starts consistent\n",
+		spec->name, spec->nr_members, len >> 11);
+	for (done = 0; done < len; done += step) {
+		step = min(len - done, STRIA_ZERO_STEP);
+		for (i = 0; i < spec->nr_members; i++) {
+			ret = blkdev_issue_zeroout(o->dev[i].bdev,
+						   STRIA_SB_BITMAP_OFFSET + done,
+						   step, GFP_KERNEL, 0);
+			if (ret) {
+				stria_fail(spec, i, "%s: cannot zero the data area so the parity starts consistent: error %d",
+					   spec->paths[i], ret);
+				return ret;
+			}
 		}
+		if (fatal_signal_pending(current)) {
+			stria_fail(spec, STRIA_NO_MEMBER, "create of '%s' interrupted while zeroing the members: nothing but zeroes was written",
+				   spec->name);
+			pr_info("creating '%s': interrupted at %llu of %llu MiB\n",
+				spec->name, (done + step) >> 11, len >> 11);
+			return -EINTR;
+		}
+		if (time_after(jiffies, next)) {
+			pr_info("creating '%s': members zeroed %llu%% (%llu of %llu MiB)\n",
+				spec->name, div64_u64((done + step) * 100, len),
+				(done + step) >> 11, len >> 11);
+			next = jiffies + STRIA_ZERO_LOG_SECS * HZ;
+		}
+		cond_resched();
 	}
 	return 0;
 }
@@ -309,11 +336,10 @@ static int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
 						 spec->bitmap_chunk);
 	if (!o->bitmap_chunk || (spec->bitmap_chunk &&
 				 o->bitmap_chunk != spec->bitmap_chunk)) {
-		stria_fail(spec, STRIA_NO_MEMBER, "bitmap regions of %u sectors: %llu regions of %llu member sectors do not fit in the %u bits before the data; use %u sectors or more",
-			   spec->bitmap_chunk,
+		stria_fail(spec, STRIA_NO_MEMBER, "%llu regions of %u sectors exceed the bitmap's %u bits; use %u-sector regions or more",
 			   stria_bitmap_regions(g->member_sectors,
 						spec->bitmap_chunk),
-			   g->member_sectors, (u32)STRIA_SB_BITMAP_MAX_REGIONS,
+			   spec->bitmap_chunk, (u32)STRIA_SB_BITMAP_MAX_REGIONS,
 			   o->bitmap_chunk);
 		return -EINVAL;
 	}
@@ -1091,14 +1117,31 @@ out_io_exit:
 	return ret;
 }
 
+/* Is an array named @spec->name running? Then says so in @spec->msg. */
+static bool stria_name_taken(struct stria_spec *spec)
+{
+	struct stria_array *a;
+
+	list_for_each_entry(a, &stria_arrays, list) {
+		if (!strcmp(a->name, spec->name)) {
+			stria_fail(spec, STRIA_NO_MEMBER, "an array named '%s' is already running as stria%d",
+				   spec->name, a->index);
+			return true;
+		}
+	}
+	return false;
+}
+
 /**
  * stria_array_start() - create or assemble an array
  * @spec: the validated request; @spec->msg and @spec->err_member say why
  *	on failure
  * @out: the running array on success
  *
- * Caller holds stria_arrays_lock. On failure nothing has changed: no
- * superblock written, no device left open.
+ * Caller holds stria_arrays_lock. A RAID5/6 create drops it while it
+ * zeroes the members (stria_zero_parity_data()), which it holds
+ * exclusively by then, so other requests do not wait for that. On failure
+ * nothing has changed: no superblock written, no device left open.
  *
  * Return: 0 or a negative errno.
  */
@@ -1112,15 +1155,8 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 	u32 i;
 
 	lockdep_assert_held(&stria_arrays_lock);
-	if (!spec->assemble) {
-		list_for_each_entry(a, &stria_arrays, list) {
-			if (!strcmp(a->name, spec->name)) {
-				stria_fail(spec, STRIA_NO_MEMBER, "an array named '%s' is already running as stria%d",
-					   spec->name, a->index);
-				return -EEXIST;
-			}
-		}
-	}
+	if (!spec->assemble && stria_name_taken(spec))
+		return -EEXIST;
 	ret = -ENOMEM;
 	o.dev = kcalloc(spec->nr_members, sizeof(*o.dev), GFP_KERNEL);
 	o.sb = kvcalloc(spec->nr_members, sizeof(*o.sb), GFP_KERNEL);
@@ -1139,20 +1175,19 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 			roles[i] = i;
 		o.nr_roles = spec->nr_members;
 		ret = stria_check_create(spec, &o, &g);
-		if (!ret)
+		if (!ret && stria_geom_nr_parity(&g)) {
+			/* long: the lock is for the array list, not for this */
+			mutex_unlock(&stria_arrays_lock);
 			ret = stria_zero_parity_data(spec, &o, &g);
+			mutex_lock(&stria_arrays_lock);
+		}
 	}
 	if (ret)
 		goto out_close;
-	if (spec->assemble) {
-		list_for_each_entry(a, &stria_arrays, list) {
-			if (!strcmp(a->name, spec->name)) {
-				stria_fail(spec, STRIA_NO_MEMBER, "another array named '%s' is running as stria%d",
-					   spec->name, a->index);
-				ret = -EEXIST;
-				goto out_close;
-			}
-		}
+	/* assemble read the name; another create may have taken it since */
+	if (stria_name_taken(spec)) {
+		ret = -EEXIST;
+		goto out_close;
 	}
 
 	node = spec->node;

@@ -188,7 +188,39 @@ static void stria_geom_rejects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 5, 2, 2, 128, 1024));
 	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 6, 2, 3, 128, 1024));
 	KUNIT_EXPECT_EQ(test, -EINVAL, stria_geom_init(&g, 6, 4, 4, 128, 1024));
+	/* the members' data areas together must fit a loff_t in bytes */
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			stria_geom_init(&g, 0, 0, 2, 128, 0ULL - 2048));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			stria_geom_init(&g, 6, 2, 64, 2048, 1ULL << 50));
 	KUNIT_EXPECT_EQ(test, g.nr_members, 77U);
+	KUNIT_EXPECT_EQ(test, 0, stria_geom_init(&g, 0, 0, 2, 128, 1ULL << 52));
+}
+
+/*
+ * What a crafted superblock tries (ondisk.h), as selftests/unit/
+ * test_superblock.c checks in user space: sums that wrap, names that are
+ * not [A-Za-z0-9._-] in the kernel's ctype either.
+ */
+static void stria_hostile_helpers(struct kunit *test)
+{
+	char name[STRIA_SB_NAME_LEN] = "ok.name_1-x";
+
+	KUNIT_EXPECT_FALSE(test, stria_range_fits(2048, 0ULL - 2048, 8192));
+	KUNIT_EXPECT_TRUE(test, stria_range_fits(2048, 6144, 8192));
+	KUNIT_EXPECT_FALSE(test, stria_range_fits(2048, 6145, 8192));
+	KUNIT_EXPECT_EQ(test, (0ULL - 2048) / 2048,
+			stria_bitmap_regions(0ULL - 2048, 2048));
+	KUNIT_EXPECT_FALSE(test, stria_bitmap_chunk_ok(0ULL - 2048, 128,
+						       1U << 31));
+	KUNIT_EXPECT_FALSE(test, stria_bitmap_chunk_ok(0, 128, 1024));
+	KUNIT_EXPECT_TRUE(test, stria_name_valid(name));
+	name[2] = '\n';
+	KUNIT_EXPECT_FALSE(test, stria_name_valid(name));
+	name[2] = (char)0xe9;	/* a letter to the kernel's isalnum() */
+	KUNIT_EXPECT_FALSE(test, stria_name_valid(name));
+	name[2] = '\0';
+	KUNIT_EXPECT_FALSE(test, stria_name_valid(name));
 }
 
 /*
@@ -223,6 +255,7 @@ static struct kunit_case stria_geom_cases[] = {
 	KUNIT_CASE(stria_raid56_roundtrip),
 	KUNIT_CASE(stria_geom_rejects),
 	KUNIT_CASE(stria_bitmap_sizes),
+	KUNIT_CASE(stria_hostile_helpers),
 	{}
 };
 

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers shared by the hostile-disk tests (a dot file: not a test itself).
+# Source with: . "$STRIA_TOP/selftests/tests/hostile/.lib.sh"
+
+. "$STRIA_TOP/selftests/tests/raid0/.lib.sh"
+CRAFT=$STRIA_TOP/build/tools/stria-craft
+RAWCTL=$STRIA_TOP/build/tools/stria-ioctl-fuzz
+
+# udev_start: udevd with stria's rules, pointing at this checkout's striactl.
+udev_start() {
+	mkdir -p /run/udev/rules.d
+	sed "s|/usr/sbin/striactl|$STRIACTL|g" "$STRIA_TOP/udev/64-stria-assembly.rules" \
+		>/run/udev/rules.d/64-stria-assembly.rules
+	/lib/systemd/systemd-udevd --daemon --resolve-names=never
+	udevadm control --reload
+}
+
+# make_stick FILE NR LEVEL [FIELD=VALUE...]: a 64 MiB image (under
+# $STRIA_OUT) with an MBR and NR partitions of 16 MiB, each carrying the
+# superblock of role 0..NR-1 of one array of LEVEL, data areas exactly
+# filling the partitions; FIELD=VALUE (stria-craft) on every superblock.
+make_stick() {
+	local file=$STRIA_OUT/$1 nr=$2 level=$3 i uuid parts=""
+	shift 3
+	rm -f "$file"
+	truncate -s 64M "$file"
+	for ((i = 0; i < nr; i++)); do
+		parts+="start=$((2048 + i * 32768)), size=32768, type=da"$'\n'
+	done
+	printf 'label: dos\n%s' "$parts" | sfdisk -q "$file" >/dev/null || return 1
+	uuid=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+	for ((i = 0; i < nr; i++)); do
+		"$CRAFT" -o $(((2048 + i * 32768) * 512)) "$file" array_uuid="$uuid" \
+			level="$level" parity_layout=$((level ? 2 : 0)) nr_members="$nr" \
+			role="$i" dev_sectors=32768 data_sectors=30720 "$@" || return 1
+	done
+	sync
+}
+
+# plug FILE ID SLOT NR: plug the stick in; prints its disk (/dev/nvmeXn1)
+# once its NR partitions are there and udev has handled them.
+plug() {
+	local c ctrl ns=""
+	host_plug "$1" "$2" "$3" >"$STRIA_OUT/plug-$2" || return 1
+	for ((c = 0; c < 300; c++)); do
+		for ctrl in /sys/class/nvme/nvme*; do
+			[ "$(tr -d ' ' <"$ctrl/serial" 2>/dev/null)" = "$2" ] &&
+				ns=$(basename "$ctrl")n1
+		done
+		[ -n "$ns" ] && break
+		sleep 0.2
+	done
+	[ -n "$ns" ] || return 1
+	for ((c = 0; c < 300; c++)); do
+		[ -b "/dev/${ns}p$4" ] && break
+		sleep 0.2
+	done
+	udevadm settle --timeout=60
+	sleep 1
+	udevadm settle --timeout=60
+	[ -b "/dev/${ns}p$4" ] && echo "/dev/$ns"
+}
+
+# arrays: how many stria arrays are running.
+arrays() {
+	ls -d /sys/block/stria* 2>/dev/null | wc -l
+}

@@ -55,6 +55,11 @@ static unsigned char *mem;	/* 2 pages, then a PROT_NONE page */
 static uint64_t *ptrs;		/* member path pointers */
 static long counts[NCMD][3];	/* ok, refused, faulted */
 
+/* this request is made plausible throughout, not only half of its fields */
+static int sane;
+static struct stria_ioc_member qmembers[80];
+static uint32_t qcpus[256];
+
 static uint64_t rnd(void)
 {
 	rng ^= rng << 13;
@@ -90,9 +95,11 @@ static uint64_t val64(void)
 	return pick(2) ? v[pick(sizeof(v) / sizeof(v[0]))] : rnd();
 }
 
-/* A pointer for a user-space pointer field: mostly the member list. */
-static uint64_t ptr_val(void)
+/* A pointer for a user-space pointer field: mostly @good. */
+static uint64_t ptr_val(void *good)
 {
+	if (sane)
+		return (uintptr_t)good;
 	switch (pick(8)) {
 	case 0:
 		return 0;
@@ -103,7 +110,7 @@ static uint64_t ptr_val(void)
 	case 3:
 		return rnd();
 	default:
-		return (uintptr_t)ptrs;
+		return (uintptr_t)good;
 	}
 }
 
@@ -114,7 +121,7 @@ static void name_val(char *name)
 	uint32_t i, n;
 
 	memset(name, 0, STRIA_NAME_LEN);
-	switch (pick(6)) {
+	switch (sane ? 5 : pick(6)) {
 	case 0:
 		break;
 	case 1:
@@ -131,13 +138,29 @@ static void name_val(char *name)
 	}
 }
 
-/* Fill the member path list: the DEVs, shuffled, and some odd entries. */
-static uint32_t members_val(void)
+/*
+ * Fill the member path list: the DEVs, shuffled (sane: each once, at
+ * least @min of them), else with repeats and some odd entries.
+ */
+static uint32_t members_val(uint32_t min)
 {
 	static const char *odd[] = { "/dev/null", "/nonexistent", "", "/dev/stria0" };
 	uint32_t n = pick(4) ? 2 + pick(ndevs > 1 ? ndevs - 1 : 1) : val32();
-	uint32_t i;
+	uint32_t i, j;
+	uint64_t t;
 
+	if (sane) {
+		for (i = 0; i < (uint32_t)ndevs; i++)
+			ptrs[i] = (uintptr_t)devs[i];
+		for (i = ndevs - 1; i > 0; i--) {
+			j = pick(i + 1);
+			t = ptrs[i];
+			ptrs[i] = ptrs[j];
+			ptrs[j] = t;
+		}
+		min = min < (uint32_t)ndevs ? min : (uint32_t)ndevs;
+		return min + pick(ndevs - min + 1);
+	}
 	for (i = 0; i < 80; i++) {
 		if (!pick(12))
 			ptrs[i] = pick(2) ? (uintptr_t)odd[pick(4)] :
@@ -150,7 +173,7 @@ static uint32_t members_val(void)
 
 static void dev_val(uint32_t *major, uint32_t *minor)
 {
-	if (pick(5)) {
+	if (sane || pick(5)) {
 		dev_t d = devnums[pick(ndevs)];
 
 		*major = major(d);
@@ -161,7 +184,10 @@ static void dev_val(uint32_t *major, uint32_t *minor)
 	}
 }
 
-#define SET(t, f, v) do { if (pick(2)) ((t *)req)->f = (v); } while (0)
+/* set a field to a plausible value: always when sane, else half the time */
+#define SET(t, f, v) do { if (sane || pick(2)) ((t *)req)->f = (v); } while (0)
+/* take the plausible branch of a choice: always when sane */
+#define PL(n) (sane || pick(n))
 
 /* Plausible values for half of the fields of command @c's request. */
 static void fixup(int c, void *req, uint32_t size)
@@ -173,6 +199,9 @@ static void fixup(int c, void *req, uint32_t size)
 		SET(struct stria_ioc_info, flags, 0);
 		SET(struct stria_ioc_info, max_spares, 0);
 		SET(struct stria_ioc_info, reserved0, 0);
+		if (sane)
+			memset(((struct stria_ioc_info *)req)->reserved, 0,
+			       sizeof(((struct stria_ioc_info *)req)->reserved));
 		break;
 	case 1:
 	case 2:
@@ -181,15 +210,20 @@ static void fixup(int c, void *req, uint32_t size)
 		memset(a->uuid, 0, sizeof(a->uuid));
 		SET(struct stria_ioc_array, index, 0);
 		SET(struct stria_ioc_array, err_member, 0);
-		SET(struct stria_ioc_array, flags, pick(2) ? 0 : pick(8));
-		SET(struct stria_ioc_array, level, c == 2 ? 0 : pick(3) ? (uint32_t)"\0\5\6"[pick(3)] : val32());
-		SET(struct stria_ioc_array, chunk_sectors, c == 2 ? 0 : pick(2) ? 8U << pick(9) : val32());
-		SET(struct stria_ioc_array, layout, pick(2) ? pick(4) : val32());
-		SET(struct stria_ioc_array, bitmap_chunk, pick(2) ? 0 : pick(2) ? 8U << pick(24) : val32());
-		SET(struct stria_ioc_array, numa_node, pick(2) ? STRIA_NODE_AUTO : val32());
-		SET(struct stria_ioc_array, nr_members, members_val());
-		SET(struct stria_ioc_array, members, ptr_val());
-		if (pick(2))
+		SET(struct stria_ioc_array, level, c == 2 ? 0 : PL(3) ? (uint32_t)"\0\5\6"[pick(3)] : val32());
+		SET(struct stria_ioc_array, flags, PL(2) ? (c == 2 ? pick(2) * STRIA_ARRAY_F_FORCE :
+			a->level ? pick(2) * STRIA_ARRAY_F_LAYOUT | pick(2) * STRIA_ARRAY_F_NO_BITMAP : 0) :
+			pick(8));
+		SET(struct stria_ioc_array, chunk_sectors, c == 2 ? 0 : PL(2) ? 8U << pick(9) : val32());
+		SET(struct stria_ioc_array, layout, PL(2) ? (a->flags & STRIA_ARRAY_F_LAYOUT ? pick(4) : 0) :
+		    val32());
+		SET(struct stria_ioc_array, bitmap_chunk, PL(2) ? 0 : pick(2) ? 8U << pick(24) : val32());
+		SET(struct stria_ioc_array, numa_node, PL(2) ? STRIA_NODE_AUTO : val32());
+		SET(struct stria_ioc_array, nr_members, members_val(a->level == 6 ? 4 : 3));
+		SET(struct stria_ioc_array, members, ptr_val(ptrs));
+		if (c == 2 && sane && pick(2))
+			memset(a->name, 0, sizeof(a->name));
+		else if (PL(2))
 			name_val(a->name);
 		break;
 	case 3:
@@ -201,20 +235,21 @@ static void fixup(int c, void *req, uint32_t size)
 		name_val(((struct stria_ioc_stop *)req)->name);
 		break;
 	case 4:
-		SET(struct stria_ioc_query, flags, pick(3) ? pick(2) : val32());
-		SET(struct stria_ioc_query, index, pick(2) ? pick(4) : val32());
-		SET(struct stria_ioc_query, members, ptr_val());
-		SET(struct stria_ioc_query, members_cap, pick(2) ? pick(80) : val32());
-		SET(struct stria_ioc_query, cpu_map, ptr_val());
-		SET(struct stria_ioc_query, cpu_map_cap, pick(2) ? pick(64) : val32());
+		SET(struct stria_ioc_query, flags, PL(3) ? pick(2) : val32());
+		SET(struct stria_ioc_query, index, PL(2) ? pick(4) : val32());
+		SET(struct stria_ioc_query, members, ptr_val(qmembers));
+		SET(struct stria_ioc_query, members_cap, PL(2) ? pick(73) : val32());
+		SET(struct stria_ioc_query, cpu_map, ptr_val(qcpus));
+		SET(struct stria_ioc_query, cpu_map_cap, PL(2) ? pick(256) : val32());
 		SET(struct stria_ioc_query, reserved[0], 0);
 		name_val(((struct stria_ioc_query *)req)->name);
 		break;
 	case 5: {
 		struct stria_ioc_member_op *m = req;
 
-		SET(struct stria_ioc_member_op, flags, pick(2) ? 0 : val32());
-		SET(struct stria_ioc_member_op, op, pick(4) ? 1 + pick(4) : val32());
+		SET(struct stria_ioc_member_op, op, PL(4) ? 1 + pick(4) : val32());
+		SET(struct stria_ioc_member_op, flags, PL(2) ? (m->op == STRIA_MEMBER_OP_FAIL ? pick(2) : 0) :
+		    val32());
 		SET(struct stria_ioc_member_op, role, 0);
 		SET(struct stria_ioc_member_op, result, 0);
 		SET(struct stria_ioc_member_op, events, 0);
@@ -222,7 +257,7 @@ static void fixup(int c, void *req, uint32_t size)
 		memset(m->msg, 0, sizeof(m->msg));
 		memset(m->reserved, 0, sizeof(m->reserved));
 		dev_val(&m->major, &m->minor);
-		if (pick(2))
+		if (sane ? m->op == STRIA_MEMBER_OP_REPLACE && pick(2) : pick(2))
 			dev_val(&m->with_major, &m->with_minor);
 		else
 			m->with_major = m->with_minor = 0;
@@ -232,11 +267,11 @@ static void fixup(int c, void *req, uint32_t size)
 	case 6: {
 		struct stria_ioc_sync *s = req;
 
-		SET(struct stria_ioc_sync, flags, pick(2) ? 0 : val32());
-		SET(struct stria_ioc_sync, action, pick(4) ? pick(6) : val32());
+		SET(struct stria_ioc_sync, flags, PL(2) ? pick(2) * STRIA_SYNC_F_RANGE : val32());
+		SET(struct stria_ioc_sync, action, PL(4) ? (sane ? (uint32_t)"\0\2\3"[pick(3)] : pick(6)) : val32());
 		SET(struct stria_ioc_sync, index, pick(4));
-		SET(struct stria_ioc_sync, first_stripe, pick(2) ? 0 : val64());
-		SET(struct stria_ioc_sync, nr_stripes, pick(2) ? 0 : val64());
+		SET(struct stria_ioc_sync, first_stripe, PL(2) ? (s->flags ? pick(64) : 0) : val64());
+		SET(struct stria_ioc_sync, nr_stripes, PL(2) ? (s->flags ? 1 + pick(64) : 0) : val64());
 		memset(s->msg, 0, sizeof(s->msg));
 		memset(s->reserved, 0, sizeof(s->reserved));
 		name_val(s->name);
@@ -302,7 +337,8 @@ static int one(int fd)
 		req[i] = pick(2) ? 0 : (unsigned char)rnd();
 	if (size > ksize && size <= room && pick(2))
 		memset(req + ksize, 0, size - ksize);	/* a zero tail */
-	if (pick(4) && ksize >= 8 && room >= ksize)
+	sane = c < 7 && size == ksize && room >= ksize && !pick(3);
+	if ((sane || pick(4)) && ksize >= 8 && room >= ksize)
 		fixup(c, req, size);
 	else
 		*(uint32_t *)req = size;	/* room >= 4 always */

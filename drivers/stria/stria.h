@@ -19,7 +19,10 @@
 #include "geom.h"
 #include "ondisk.h"
 
-#define STRIA_MODULE_VERSION	"0.2.0"
+/* The release, from the tree's VERSION file (drivers/stria/Kbuild) */
+#ifndef STRIA_MODULE_VERSION
+#error "STRIA_MODULE_VERSION is set by drivers/stria/Kbuild from VERSION"
+#endif
 #define STRIA_MINORS		16	/* per array: the disk and 15 partitions */
 #define STRIA_MAX_ARRAYS	1024
 

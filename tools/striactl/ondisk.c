@@ -139,63 +139,6 @@ int read_bitmap_dirty(const char *path, const struct stria_sb *sb,
 	return 0;
 }
 
-/*
- * What else may be on a device before it is overwritten: a few signatures
- * of things worth a second thought. Returns a description or NULL.
- */
-const char *foreign_signature(const char *path, char *buf, size_t len)
-{
-	static const struct {
-		off_t off;
-		const char *magic;
-		size_t mlen;
-		const char *what;
-	} sigs[] = {
-		{ 0, "\xfc\x4e\x2b\xa9", 4, "an md RAID superblock (1.1)" },
-		{ 4096, "\xfc\x4e\x2b\xa9", 4, "an md RAID superblock (1.2)" },
-		{ 1080, "\x53\xef", 2, "an ext2/3/4 file system" },
-		{ 0, "XFSB", 4, "an XFS file system" },
-		{ 512, "LABELONE", 8, "an LVM physical volume" },
-		{ 512, "EFI PART", 8, "a GPT partition table" },
-		{ 65600, "_BHRfS_M", 8, "a btrfs file system" },
-		{ 4086, "SWAPSPACE2", 10, "swap space" },
-		{ 0, "LUKS\xba\xbe", 6, "a LUKS encrypted volume" },
-	};
-	struct stria_sb sb;
-	char why[128], u[40];
-	unsigned char *data;
-	size_t i;
-	int ret;
-
-	ret = read_sb(path, &sb, why, sizeof(why));
-	if (ret == 0) {
-		uuid_fmt(sb.array_uuid, u);
-		snprintf(buf, len, "a stria superblock: member %u of array '%.31s' (uuid %s)",
-			 stria_le32(sb.role), sb.name, u);
-		return buf;
-	}
-	if (ret != -ENODATA) {
-		snprintf(buf, len, "a damaged stria superblock (%s)", why);
-		return buf;
-	}
-	if (read_direct(path, 0, (void **)&data, 69632))
-		return NULL;
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		if (!memcmp(data + sigs[i].off, sigs[i].magic, sigs[i].mlen)) {
-			snprintf(buf, len, "%s", sigs[i].what);
-			free(data);
-			return buf;
-		}
-	}
-	if (data[510] == 0x55 && data[511] == 0xaa) {
-		snprintf(buf, len, "a DOS partition table or boot sector");
-		free(data);
-		return buf;
-	}
-	free(data);
-	return NULL;
-}
-
 /**
  * scan_devices() - every block device that may hold a stria superblock
  * @fn: called with each /dev path and its valid superblock

@@ -21,7 +21,8 @@
 
 #include "striactl.h"
 
-#define STRIACTL_VERSION "0.1.0"
+/* STRIA_VERSION: the tree's VERSION file (Makefile) */
+#define STRIACTL_VERSION STRIA_VERSION
 
 static const struct command commands[];
 

@@ -2,9 +2,11 @@
 """The derived figures: efficiency, weakest link, RAID bounds, scaling.
 
 * Array efficiency = array result / raw aggregate of the same drives with
-  the same workload (seed 003's goal: 90-95 %).
-* Weakest-link bound = slowest member x N for striping (seed 000: one drive
-  in a PCIe Gen1 slot capped a 4-drive md RAID0 at 832 MB/s x 4).
+  the same workload (Xinnor's goal for a RAID engine, "PCIe Gen 5 Storage
+  Array Optimization", 2023: 90-95 %).
+* Weakest-link bound = slowest member x N for striping ("Linux MD RAID0: The
+  Weakest Link", ESOS blog, 2017: one drive in a PCIe Gen1 slot capped a
+  4-drive md RAID0 at 832 MB/s x 4).
 * RAID5/6 bounds from member counts: reads use all N members for random
   I/O but only N - parity for sequential; a small random write costs the
   cheaper of read-modify-write (1 + parity reads, 1 + parity writes) and
@@ -165,7 +167,7 @@ LINK_BOUND = 0.8
 def link_bound(per_drive_bw: dict[str, float],
                link_mbps: dict[str, float | None]) -> dict[str, float]:
     """Drives whose sequential bandwidth reaches LINK_BOUND of their PCIe
-    link's capacity (seed 000: the Gen1 slot), with the fraction reached."""
+    link's capacity (the Gen1 slot of "The Weakest Link"), with the fraction reached."""
     out = {}
     for dev, bw in per_drive_bw.items():
         cap = link_mbps.get(dev)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The environment record: every setting a result depends on (seed 004).
+"""The environment record: every setting a result depends on: change one
+parameter per run and record every setting.
 
 Kernel and command line, CPU model and NUMA topology, fio/mdadm/dmsetup
 versions, whether stria is available, and the whole ``stria-tune show -o

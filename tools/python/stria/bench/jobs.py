@@ -6,7 +6,7 @@ run can be repeated by hand with ``fio --output-format=json FILE``.  Each
 target (drive or array) is its own fio group (``new_group`` plus
 ``group_reporting``): fio then reports one entry per target, and the
 aggregate is their sum.  Jobs are placed on the target's NUMA node with
-``numa_cpu_nodes``/``numa_mem_policy`` when that node is known (seed 003).
+``numa_cpu_nodes``/``numa_mem_policy`` when that node is known.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 
 scaling-WORKLOAD.png   measured aggregate vs drives, with the linear line
 efficiency.png         array / raw aggregate per array and workload, with
-                       the raw line at 100 % and seed 003's 90 % goal
+                       the raw line at 100 % and a 90 % goal
 latency.png            completion-latency percentiles of the baseline and
                        array random-read runs
 """

@@ -10,8 +10,8 @@
 4. arrays    for each level: the raw aggregate of the N drives for each array
              workload, then stria, md and dm-stripe (RAID0) created over the
              same drives with the same chunk, the same jobs (numjobs x N, so
-             one array device gets the concurrency N drives had: seed 000's
-             md numjobs lesson), the engine variants, and teardown; with
+             one array device gets the concurrency N drives had: too few
+             jobs understate md and any array), the engine variants, and teardown; with
              --repeat N, N such rounds so the contenders are interleaved.
 
 A failed or skipped run is recorded with its reason; the run goes on.

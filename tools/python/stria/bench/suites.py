@@ -3,7 +3,7 @@
 
 quick    a smoke run: seconds per job (fits a TCG VM in ~2-3 minutes on
          3 null_blk devices); numbers are indicative only
-standard the seeds' method at a useful length (30 s per job)
+standard the whole method at a useful length (30 s per job)
 full     every workload in every step, 60 s per job, RAID0/5/6, and the
          scaling curve for each engine (libaio, io_uring, polled)
 """
@@ -26,7 +26,7 @@ class Suite:
     engine_workload: str
     levels: tuple[int, ...]
     chunk_kib: int = 64
-    # engines the 1..N scaling runs with (seed 003 drew one curve per engine)
+    # engines the 1..N scaling runs with (one curve per engine)
     scaling_engines: tuple[str, ...] = ("libaio",)
 
     def job_seconds(self) -> int:

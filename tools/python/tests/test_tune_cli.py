@@ -83,7 +83,8 @@ def test_usage_errors() -> None:
     assert code == 2
 
 
-def test_profiles_text_explains_why() -> None:
+def test_profiles_text_explains_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "300")     # no cell wraps
     code, out, _ = run(["profiles"])
     assert code == 0
     assert "nvme_core.multipath (modprobe.d)" in out

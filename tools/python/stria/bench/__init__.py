@@ -25,4 +25,4 @@ cli        the command line
 ========== ===============================================================
 """
 
-__version__ = "0.1.0"
+from .. import __version__ as __version__  # the package's one version

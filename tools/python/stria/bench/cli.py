@@ -7,9 +7,10 @@
     stria-bench report DIR
     stria-bench compare DIR1 DIR2 [-o json]
 
-Exit codes: 0 done; 1 usage or environment error; 2 a device was refused;
-3 done but some fio runs failed (see report.md); 130 interrupted (partial
-results kept).
+Exit codes: 0 done; 1 error (environment, files); 2 bad usage; 3 done but
+some fio runs failed (see report.md); 4 a device was refused; 130
+interrupted (partial results kept); 141 the output was closed (a pipe to
+head).
 """
 
 from __future__ import annotations
@@ -25,13 +26,17 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from .. import textout
+from ..cliutil import EXIT_INTERRUPTED, EXIT_USAGE, run_main
 from . import __version__, arrays, compare, devices, env, fio, jobs, report, results, safety
 from .progress import Progress
 from .steps import Bench
 from .jobs import Timing
 from .suites import SUITES
 
-EXIT_OK, EXIT_ERROR, EXIT_REFUSED, EXIT_RUNS_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_ERROR, EXIT_RUNS_FAILED, EXIT_REFUSED = 0, 1, 3, 4
+__all__ = ["EXIT_OK", "EXIT_ERROR", "EXIT_USAGE", "EXIT_RUNS_FAILED", "EXIT_REFUSED",
+           "EXIT_INTERRUPTED", "build_parser", "main"]
 
 
 def parse_levels(text: str) -> tuple[int, ...]:
@@ -80,8 +85,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Per-drive baselines, 1..N scaling, stria vs md vs dm arrays and "
                     "I/O engines on the same drives; results.json, report.md and plots.")
     p.add_argument("--version", action="version", version=f"stria-bench {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("run", help="benchmark DEVICES (destroys their contents)")
+    common = argparse.ArgumentParser(add_help=False)
+    textout.add_output_arguments(common)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    r = sub.add_parser("run", parents=[common],
+                       help="benchmark DEVICES (destroys their contents)")
     r.add_argument("--devices", nargs="+", required=True, metavar="DEV",
                    help="block devices to benchmark; everything on them is overwritten")
     r.add_argument("--suite", choices=sorted(SUITES), default="quick")
@@ -104,9 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--force", action="store_true",
                    help="overwrite devices holding a file system, partition table or "
                         "array membership (never a mounted one)")
-    rep = sub.add_parser("report", help="re-render report.md and plots from DIR/results.json")
+    rep = sub.add_parser("report", parents=[common],
+                         help="re-render report.md and plots from DIR/results.json")
     rep.add_argument("dir", type=Path)
-    c = sub.add_parser("compare", help="differences between two runs")
+    c = sub.add_parser("compare", parents=[common], help="differences between two runs")
     c.add_argument("dir1", type=Path)
     c.add_argument("dir2", type=Path)
     c.add_argument("-o", "--output", choices=("normal", "json"), default="normal")
@@ -117,8 +126,20 @@ def err(msg: str) -> None:
     print(f"stria-bench: {msg}", file=sys.stderr)
 
 
+PLOTS_MISSING = ("no plots: matplotlib is not installed (Debian: apt install "
+                 "python3-matplotlib; pip: pip install 'stria-tools[plots]'); "
+                 "'stria-bench report DIR' draws them afterwards")
+
+
 def render_outputs(doc: dict[str, Any], out: Path) -> list[str]:
-    from . import plots  # matplotlib takes seconds to import: only when drawing
+    """report.md and the plots; the plots only when matplotlib is there."""
+    try:
+        from . import plots  # matplotlib takes seconds to import: only when drawing
+    except ImportError as e:
+        if not (e.name or "").startswith("matplotlib"):
+            raise
+        (out / "report.md").write_text(report.render(doc, [], PLOTS_MISSING))
+        return []
     made = plots.render_all(doc, out)
     (out / "report.md").write_text(report.render(doc, made))
     return made
@@ -135,7 +156,7 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     if a.runtime is not None or a.ramp_time is not None:
         if a.runtime == 0:
             err("--runtime must be at least 1 second")
-            return 2
+            return EXIT_USAGE
         suite = dataclasses.replace(suite, timing=Timing(
             runtime=suite.timing.runtime if a.runtime is None else a.runtime,
             ramp_time=suite.timing.ramp_time if a.ramp_time is None else a.ramp_time))
@@ -186,7 +207,8 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     bench = bench_factory(out=out, suite=suite, devs=devs, levels=levels, doc=doc,
                           extra=extra, numa=numa, kinds=tuple(a.arrays), force=bool(a.force),
                           repeat=a.repeat)
-    progress = Progress(bench.planned_jobs(), suite.job_seconds() + 1)
+    progress = Progress(bench.planned_jobs(), suite.job_seconds() + 1,
+                        enabled=False if a.quiet else None, log=a.verbose > 0)
     bench.progress = progress
     code = EXIT_OK
     old_term = signal.signal(signal.SIGTERM, _terminate)
@@ -211,14 +233,23 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     summary = {"out": str(out), "results": str(out / "results.json"),
                "report": str(out / "report.md"), "plots": made,
                "runs": len(doc["runs"]), "failed": failed, "exit": code}
-    if sys.stdout.isatty():
+    if a.quiet:
+        pass
+    elif sys.stdout.isatty():
         print("\n".join(report.summary_lines(doc)))
         print(f"report: {out / 'report.md'}\nresults: {out / 'results.json'}\n"
               f"plots: {', '.join(made) or 'none'}"
+              + ("" if made else f" ({PLOTS_MISSING})" if not _have_matplotlib() else "")
               + (f"\nfailed runs: {', '.join(failed)}" if failed else ""))
     else:
         print(json.dumps(summary))
     return code
+
+
+def _have_matplotlib() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("matplotlib") is not None
 
 
 def cmd_report(a: argparse.Namespace) -> int:
@@ -230,9 +261,12 @@ def cmd_report(a: argparse.Namespace) -> int:
     from . import analysis
     doc["analysis"] = analysis.analyze(doc)
     made = render_outputs(doc, a.dir)
-    print(a.dir / "report.md")
-    for m in made:
-        print(a.dir / m)
+    if not a.quiet:
+        print(a.dir / "report.md")
+        for m in made:
+            print(a.dir / m)
+        if not made and not _have_matplotlib():
+            err(PLOTS_MISSING)
     return EXIT_OK
 
 
@@ -246,7 +280,8 @@ def cmd_compare(a: argparse.Namespace) -> int:
     if a.output == "json":
         print(json.dumps(cmp, indent=1))
     else:
-        print(compare.render(cmp, str(a.dir1), str(a.dir2)))
+        textout.emit(textout.console(sys.stdout, a.color),
+                     *compare.render(cmp, str(a.dir1), str(a.dir2)))
     return EXIT_OK
 
 
@@ -265,12 +300,17 @@ def glue_fio_args(argv: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: parse (usage errors exit 2), run, exit code."""
     a = build_parser().parse_args(glue_fio_args(sys.argv[1:] if argv is None else argv))
-    if a.command == "run":
-        return cmd_run(a)
-    if a.command == "report":
-        return cmd_report(a)
-    return cmd_compare(a)
+
+    def work() -> int:
+        if a.command == "run":
+            return cmd_run(a)
+        if a.command == "report":
+            return cmd_report(a)
+        return cmd_compare(a)
+
+    return run_main(work, "stria-bench")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Differences between two runs, with the settings that changed.
 
-Seed 004: change one parameter per run and record every setting.  compare
-lists every setting and environment value that differs (the suspects),
-then every measurement present in both runs with its change.  Differences
-within ``noise`` (TESTING-NOTES: about 15 % run to run under TCG) are
-marked as such, not as findings.
+Change one parameter per run and record every setting: compare lists
+every setting and environment value that differs (the suspects), then
+every measurement present in both runs with its change.  Differences
+within ``noise`` (15 %: what repeated runs of one setup differed by on
+the project's test machines) are marked as such, not as findings.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 
 from .analysis import run_value
 from .jobs import WORKLOADS
-from .report import fmt_pct, fmt_value, table
+from ..textout import Table
+from .report import fmt_pct, fmt_value
 
 NOISE = 0.15
 IGNORED = ("started", "finished", "hostname")
@@ -67,32 +68,33 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
             "results": result_changes(a, b), "noise": NOISE}
 
 
-def _short(v: Any) -> str:
-    s = "-" if v is None else str(v)
-    return s if len(s) <= 60 else s[:57] + "..."
+def _value(v: Any) -> str:
+    return "-" if v is None else str(v)
 
 
-def render(cmp: dict[str, Any], name_a: str, name_b: str) -> str:
-    lines = [f"# stria-bench compare: A = {name_a}, B = {name_b}", ""]
+def render(cmp: dict[str, Any], name_a: str, name_b: str) -> list[Any]:
+    """The comparison as lines and tables for textout (never cut: a value
+    too wide for its column is wrapped, or the table printed as blocks)."""
+    out: list[Any] = [f"stria-bench compare: A = {name_a}, B = {name_b}", ""]
     sets = cmp["settings"]
     if sets:
-        lines += ["## What changed between the runs", ""]
-        lines += table(["setting", "A", "B"],
-                       [[s["key"], _short(s["a"]), _short(s["b"])] for s in sets])
+        t = Table(["setting", "A", "B"], title="What changed between the runs")
+        for s in sets:
+            t.add_row(s["key"], _value(s["a"]), _value(s["b"]))
+        out += [t, ""]
         if len(sets) > 1:
-            lines += [f"{len(sets)} settings differ: a difference in results cannot be "
-                      "pinned on one of them (change one parameter per run).", ""]
+            out += [f"{len(sets)} settings differ: a difference in results cannot be "
+                    "pinned on one of them (change one parameter per run).", ""]
     else:
-        lines += ["No setting differs between the runs.", ""]
-    lines += ["## Results", ""]
-    rows = []
+        out += ["No setting differs between the runs.", ""]
+    t = Table(["run", "A", "B", "change", "note"], title="Results")
     for r in cmp["results"]:
         ch = r["change"]
         note = "within noise" if r["noise"] else ("" if ch is None else
                                                   ("better" if ch > 0 else "worse"))
-        rows.append([r["id"], fmt_value(r["a"], r["unit"]), fmt_value(r["b"], r["unit"]),
-                     "-" if ch is None else f"{ch * 100:+.1f} %", note])
-    lines += table(["run", "A", "B", "change", "note"], rows)
-    lines += [f"Noise: changes under {fmt_pct(cmp['noise'])} are marked 'within noise'; "
-              "repeat runs and compare medians before drawing a conclusion.", ""]
-    return "\n".join(lines)
+        t.add_row(r["id"], fmt_value(r["a"], r["unit"]), fmt_value(r["b"], r["unit"]),
+                  "-" if ch is None else f"{ch * 100:+.1f} %", note)
+    out += [t, "",
+            f"Noise: changes under {fmt_pct(cmp['noise'])} are marked 'within noise'; "
+            "repeat runs and compare medians before drawing a conclusion."]
+    return out

@@ -62,7 +62,7 @@ def kernel_name(path: str, root: Path = SYSFS) -> str:
     if stat.S_ISBLK(st.st_mode):
         link = root / "dev" / "block" / f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}"
         try:
-            return os.path.basename(os.path.realpath(link, strict=True))
+            return link.resolve(strict=True).name
         except OSError:
             pass
     return os.path.basename(real)

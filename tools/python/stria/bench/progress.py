@@ -3,7 +3,8 @@
 
 On a terminal one status line is rewritten in place.  Otherwise nothing is
 printed while running (the caller prints the machine-readable summary at
-the end), so logs and pipes stay clean.
+the end), so logs and pipes stay clean.  With ``log`` (-v) every step is a
+line of its own, on a terminal or not: a log of what ran when.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ class Progress:
     """Counts jobs done against an estimate of the jobs planned."""
 
     def __init__(self, total_jobs: int, job_seconds: float,
-                 stream: TextIO | None = None, enabled: bool | None = None) -> None:
+                 stream: TextIO | None = None, enabled: bool | None = None,
+                 log: bool = False) -> None:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.log = log
         self.total = max(1, total_jobs)
         self.job_seconds = job_seconds
         self.done = 0
@@ -46,14 +49,21 @@ class Progress:
 
     def begin(self, step: str, what: str) -> None:
         self.step = step
-        self._show(self.line(what))
+        if self.log:
+            self.stream.write(self.line(what) + "\n")
+            self.stream.flush()
+        else:
+            self._show(self.line(what))
 
     def job_done(self) -> None:
         self.done += 1
 
     def note(self, msg: str) -> None:
         """A message worth keeping on screen (a skipped contender, a failure)."""
-        if self.enabled:
+        if self.log:
+            self.stream.write(msg + "\n")
+            self.stream.flush()
+        elif self.enabled:
             self._show("")
             self.stream.write("\r" + msg + "\n")
             self.stream.flush()

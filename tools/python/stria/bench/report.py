@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""report.md: the seeds' tables from a results document.
+"""report.md: the method's tables from a results document.
 
 Rendering is a pure function of results.json, so ``stria-bench report DIR``
 re-renders any old run.
@@ -225,9 +225,9 @@ def problems_section(doc: dict[str, Any]) -> list[str]:
     return ["## Failed runs", ""] + [f"- `{r['id']}`: {r.get('reason')}" for r in bad] + [""]
 
 
-def plots_section(plots: list[str]) -> list[str]:
+def plots_section(plots: list[str], missing: str | None = None) -> list[str]:
     if not plots:
-        return []
+        return ["## Plots", "", missing[0].upper() + missing[1:] + ".", ""] if missing else []
     return ["## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]
 
 
@@ -252,10 +252,11 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
     return out
 
 
-def render(doc: dict[str, Any], plots: list[str] | None = None) -> str:
+def render(doc: dict[str, Any], plots: list[str] | None = None,
+           plots_missing: str | None = None) -> str:
     parts = (header(doc) + devices_section(doc) + baseline_section(doc)
              + scaling_section(doc) + engines_section(doc) + arrays_section(doc)
-             + problems_section(doc) + plots_section(plots or []))
+             + problems_section(doc) + plots_section(plots or [], plots_missing))
     parts += ["## Repeating a run", "",
               "Every measurement is a fio job file in `jobs/`; its JSON output is in "
               "`fio/`. Repeat one by hand with `fio --output-format=json jobs/FILE.fio`.", ""]

@@ -3,7 +3,8 @@
 
 Exit codes: 0 done; 1 error, nothing changed; 2 bad usage; 3 partial
 (some settings were refused or their device disappeared; the rest was
-applied and everything applied is in the revert state).
+applied and everything applied is in the revert state); 130 interrupted;
+141 the output was closed (a pipe to head).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any, Sequence
 
-from .. import __version__
+from .. import __version__, textout
+from ..cliutil import run_main
+from ..textout import Table, emit
 from ..discovery import BlockDevice, System, block_device, device_name, discover
 from ..sysfs import Sysfs
 from . import apply as applymod
@@ -41,6 +44,11 @@ def _env_path(name: str, default: Path) -> Path:
     return Path(value) if value else default
 
 
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line (shtab generates shell completion from it)."""
+    return _parser()
+
+
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("-o", "--output", choices=("normal", "json"), default="normal",
@@ -60,6 +68,7 @@ def _parser() -> argparse.ArgumentParser:
                         default=_env_path("STRIA_TUNE_UDEV_DIR", persist.DEFAULT_DIR),
                         help="where persist writes its rules (env STRIA_TUNE_UDEV_DIR; "
                              "default %(default)s)")
+    textout.add_output_arguments(common)
     env_dirs = [Path(p) for p in os.environ.get("STRIA_TUNE_PROFILE_DIR", "").split(":") if p]
     common.add_argument("--profile-dir", type=Path, action="append", default=env_dirs,
                         help="extra directory of *.toml profiles, searched first "
@@ -118,12 +127,11 @@ class Context:
         self.runner = runner
         self.out = out
         self.json = args.output == "json"
+        self.quiet = int(args.quiet)
+        self.verbose = int(args.verbose)
 
     def console(self) -> Any:
-        from rich.console import Console
-
-        width = None if self.out.isatty() else int(os.environ.get("COLUMNS", "160"))
-        return Console(file=self.out, width=width, highlight=False)
+        return textout.console(self.out, self.args.color)
 
     def emit(self, data: dict[str, Any]) -> None:
         self.out.write(json.dumps(data, indent=2, sort_keys=False) + "\n")
@@ -177,7 +185,7 @@ def cmd_show(ctx: Context) -> int:
     if ctx.json:
         ctx.emit(report)
     else:
-        show.render(report, ctx.console())
+        show.render(report, ctx.console(), ctx.verbose, ctx.quiet)
     return EXIT_OK
 
 
@@ -196,19 +204,19 @@ def cmd_profiles(ctx: Context) -> int:
     if ctx.json:
         ctx.emit({"profiles": items})
         return EXIT_OK
-    from rich.table import Table
-
     con = ctx.console()
+    out: list[Any] = []
     for item in items:
         if "error" in item:
-            con.print(f"[red]{item['name']}[/red] ({item['source']}): {item['error']}")
+            out += [f"{item['name']} ({item['source']}): error: {item['error']}", ""]
             continue
-        con.print(f"[bold]{item['name']}[/bold]: {item['description']}  [dim]({item['source']})[/dim]")
+        if ctx.quiet:
+            out.append(f"{item['name']}: {item['description']}")
+            continue
+        out.append(f"{item['name']}: {item['description']} ({item['source']})")
         if item["cpu_cost"]:
-            con.print(f"  cost: {item['cpu_cost']}")
-        t = Table(show_header=True, box=None, padding=(0, 2))
-        for col in ("sets", "to", "why"):
-            t.add_column(col)
+            out.append(f"  cost: {item['cpu_cost']}")
+        t = Table(("sets", "to", "why"))
         for s in item["settings"]:
             what = {"queue": f"queue/{s['key']}", "expect": f"queue/{s['key']} (expected)",
                     "coalescing": "NVMe coalescing (0x08)",
@@ -217,8 +225,8 @@ def cmd_profiles(ctx: Context) -> int:
             if s["scope"] == "coalescing":
                 value = profiles.Coalescing.from_register(int(value, 0)).describe()
             t.add_row(what, value, s["why"])
-        con.print(t)
-        con.print()
+        out += [t, ""]
+    emit(con, *out)
     return EXIT_OK
 
 
@@ -232,16 +240,14 @@ def _change_dict(ch: Change) -> dict[str, Any]:
 
 
 def _print_changes(ctx: Context, changes: list[Change], title: str, done: bool) -> None:
-    from rich.table import Table
-
-    t = Table(title=title, title_justify="left")
     cols = ["device", "setting", "current", "new", "status"] + (["result"] if done else [])
-    for c in cols:
-        t.add_column(c)
-    t.add_column("note")
+    t = Table(cols + ["note"], title=title)
     same = [ch for ch in changes if ch.status == "same"]
     for ch in changes:
-        if ch.status == "same":
+        if ch.status == "same" and not ctx.verbose:
+            continue
+        # -q: only what did not go as asked
+        if ctx.quiet and ch.result in ("applied", "") and ch.status in ("change", "same"):
             continue
         new = ch.new or ""
         old = ch.old if ch.old is not None else "-"
@@ -254,12 +260,12 @@ def _print_changes(ctx: Context, changes: list[Change], title: str, done: bool) 
         row.append(ch.message or ch.note)
         t.add_row(*row)
     con = ctx.console()
-    if len(same) < len(changes):
-        con.print(t)
-    else:
-        con.print(title + ": nothing to change")
-    if same:
-        con.print(f"{len(same)} setting(s) already at the profile's value")
+    if t.rows:
+        emit(con, t)
+    elif not ctx.quiet:
+        emit(con, title + ": nothing to change")
+    if same and not ctx.quiet and not ctx.verbose:
+        emit(con, f"{len(same)} setting(s) already at the profile's value (-v lists them)")
 
 
 def _wait_for_namespaces(ctx: Context, count: int, timeout: float = 20.0) -> None:
@@ -311,17 +317,19 @@ def cmd_apply(ctx: Context) -> int:
              ("would change (dry run)" if args.dry_run else "changes"))
     _print_changes(ctx, changes, title, not args.dry_run)
     con = ctx.console()
-    if prof.cpu_cost:
-        con.print(f"[dim]cost: {prof.cpu_cost}[/dim]")
+    notes: list[str] = []
+    if prof.cpu_cost and not ctx.quiet:
+        notes.append(f"cost: {prof.cpu_cost}")
     mod = [c for c in changes if c.kind == "file" and c.status == "change"]
-    if mod and not reload:
-        con.print(f"Module options written to {mod[0].target}: {mod[0].note}. Rebuild the "
-                  f"initramfs if nvme loads from it, then reboot (or use --reload-nvme).")
+    if mod and not reload and not ctx.quiet:
+        notes.append(f"Module options written to {mod[0].target}: {mod[0].note}. Rebuild the "
+                     f"initramfs if nvme loads from it, then reboot (or use --reload-nvme).")
     if reload:
-        con.print(("reload: " if reload["done"] else "no reload: ") + reload["message"])
+        notes.append(("reload: " if reload["done"] else "no reload: ") + reload["message"])
     if code == EXIT_PARTIAL:
-        con.print("[yellow]partial:[/yellow] some settings were not applied (see result); "
-                  "everything applied can be undone with 'stria-tune revert'")
+        notes.append("partial: some settings were not applied (see result); "
+                     "everything applied can be undone with 'stria-tune revert'")
+    emit(con, *notes)
     return code
 
 
@@ -375,22 +383,22 @@ def cmd_revert(ctx: Context) -> int:
         return code
     con = ctx.console()
     if not restored:
-        con.print("nothing to revert (no saved state in "
-                  f"{ctx.args.state_dir / 'state.json'})")
+        if not ctx.quiet:
+            emit(con, "nothing to revert (no saved state in "
+                 f"{ctx.args.state_dir / 'state.json'})")
         return code
-    from rich.table import Table
-
-    t = Table(title="Reverted", title_justify="left")
-    for col in ("device", "setting", "restored to", "result", "note"):
-        t.add_column(col)
+    t = Table(("device", "setting", "restored to", "result", "note"), title="Reverted")
     for r in restored:
+        if ctx.quiet and r.result == "restored":
+            continue
         value = r.entry.old if r.entry.kind != "file" else (
             "(previous file)" if r.entry.old is not None else "(removed)")
         t.add_row(r.entry.device, r.entry.setting, value or "", r.result, r.message)
-    con.print(t)
+    if t.rows:
+        emit(con, t)
     if code == EXIT_PARTIAL:
-        con.print(f"[yellow]partial:[/yellow] {len(state.entries)} value(s) could not be "
-                  f"restored and stay in the state; run revert again once fixed")
+        emit(con, f"partial: {len(state.entries)} value(s) could not be "
+             f"restored and stay in the state; run revert again once fixed")
     return code
 
 
@@ -419,7 +427,7 @@ def cmd_persist(ctx: Context) -> int:
     if ctx.json:
         ctx.emit({"profile": prof.name, "path": str(path), "dry_run": bool(args.dry_run),
                   "rules": text})
-    else:
+    elif args.dry_run or not ctx.quiet:
         ctx.out.write(text if args.dry_run else
                       f"wrote {path}; it applies at the next boot or hotplug "
                       f"('udevadm trigger' applies it now)\n")
@@ -433,7 +441,7 @@ def cmd_unpersist(ctx: Context) -> int:
         raise CliError(f"cannot remove rules: {e.strerror}") from e
     if ctx.json:
         ctx.emit({"removed": str(path) if path else None})
-    else:
+    elif not ctx.quiet:
         ctx.out.write(f"removed {path}\n" if path else
                       f"no rules file in {ctx.args.udev_dir}\n")
     return EXIT_OK
@@ -447,22 +455,20 @@ def main(argv: Sequence[str] | None = None, *, nvme: NvmeAdmin | None = None,
          euid: int | None = None, runner: Runner | None = None,
          out: IO[str] | None = None, err: IO[str] | None = None) -> int:
     """Entry point; the keyword arguments let tests swap in fakes."""
-    err = err or sys.stderr
+    errf: IO[str] = err or sys.stderr
     try:
         args = _parser().parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
     ctx = Context(args, nvme, os.geteuid() if euid is None else euid, runner,
                   out or sys.stdout)
-    try:
-        return COMMANDS[args.command](ctx)
-    except CliError as e:
-        err.write(f"{PROG}: error: {e}\n")
-        return EXIT_ERROR
-    except BrokenPipeError:
-        # The reader went away (stria-tune show | head): not an error.
-        sys.stdout = open(os.devnull, "w")
-        return EXIT_OK
-    except KeyboardInterrupt:
-        err.write(f"{PROG}: interrupted; 'stria-tune revert' undoes what was applied\n")
-        return EXIT_ERROR
+
+    def work() -> int:
+        try:
+            return COMMANDS[args.command](ctx)
+        except CliError as e:
+            errf.write(f"{PROG}: error: {e}\n")
+            return EXIT_ERROR
+
+    return run_main(work, PROG, errf, "interrupted; 'stria-tune revert' undoes what was "
+                    "applied")

@@ -27,9 +27,14 @@ directory given with --profile-dir.
 
 from __future__ import annotations
 
-import tomllib
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the same parser, from PyPI (Debian: python3-tomli)
+    import tomli as tomllib
 
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "profiles"
 DEFAULT_USER_DIRS = (Path("/etc/stria-tune/profiles"),)

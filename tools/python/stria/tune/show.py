@@ -11,6 +11,7 @@ from ..discovery import QUEUE_ATTRS, BlockDevice, Controller, System, active_sch
 from ..sysfs import Sysfs, format_cpulist
 from .nvme import FEAT_IRQ_COALESCE, NvmeAdmin, NvmeError
 from .plan import module_values
+from ..textout import Table, emit
 from .profiles import Coalescing, Profile
 
 Report = dict[str, Any]
@@ -164,9 +165,10 @@ def build(system: System, fs: Sysfs, profile: Profile, nvme: NvmeAdmin | None,
         findings.append({"severity": "warning" if blocked else "info", "device": "nvme_core",
                          "message": "native NVMe multipath is on (nvme_core.multipath=Y)"
                          + (f": io_poll is 0 on {', '.join(blocked)} while its hidden paths "
-                            f"poll, so polled I/O fails with 'Operation not supported' "
-                            f"(seed 003); set nvme_core.multipath=N if no drive is "
-                            f"dual-ported" if blocked else "")})
+                            f"poll: polled I/O goes through the multipath device, which "
+                            f"cannot poll, and fails with 'Operation not supported'; set "
+                            f"nvme_core.multipath=N if no drive is dual-ported"
+                            if blocked else "")})
     poll_q = system.module_param("nvme", "poll_queues")
     if profile.recommended("io_poll") == "1" and poll_q in ("0", None):
         findings.append({"severity": "warning", "device": "nvme",
@@ -208,47 +210,63 @@ def build(system: System, fs: Sysfs, profile: Profile, nvme: NvmeAdmin | None,
     }
 
 
-def render(report: Report, console: Any) -> None:
-    """Print the report as rich tables on ``console``."""
-    from rich.table import Table
+def _controller_flags(c: dict[str, Any]) -> str:
+    link = c["link"]
+    flags = []
+    if link.get("degraded"):
+        flags.append("DEGRADED")
+    if link.get("weakest"):
+        flags.append("WEAKEST")
+    elif link.get("below_peers"):
+        flags.append("SLOWER")
+    return " ".join(flags)
 
-    console.print(f"[bold]Profile[/bold] {report['profile']}: {report['profile_description']}")
-    ct = Table(title="NVMe controllers", title_justify="left")
-    for col in ("ctrl", "PCI", "node", "CPUs", "link", "capable", "cap",
-                "I/O queues", "coalescing", "recommended", "!"):
-        ct.add_column(col)
+
+def render(report: Report, console: Any, verbose: int = 0, quiet: int = 0) -> None:
+    """Print the report on ``console`` as tables that fit its width
+    (textout). ``quiet``: the findings only; ``verbose``: every interrupt
+    line and the controllers' identity too."""
+    findings = [f"{f['severity']}: {f['device']}: {f['message']}" for f in report["findings"]
+                if not quiet or f["severity"] == "warning"]
+    notes = [f"note: {n}; run as root to see it" for n in report["needs_root"]]
+    if quiet:
+        emit(console, *findings)
+        return
+    out: list[Any] = [f"Profile {report['profile']}: {report['profile_description']}", ""]
+    ct = Table(["ctrl", "PCI", "node", "CPUs", "link", "capable", "GB/s", "queues", "!"],
+               title="NVMe controllers (link: trained now; capable: the drive's best)")
     for c in report["controllers"]:
         link = c["link"]
-        coal = c["coalescing"]
-        flags = []
-        if link.get("degraded"):
-            flags.append("DEGRADED")
-        if link.get("weakest"):
-            flags.append("WEAKEST")
-        elif link.get("below_peers"):
-            flags.append("SLOWER")
-        if coal["differs"]:
-            flags.append("*")
-        ct.add_row(c["name"], c["address"] or "", str(c["numa_node"]), c["cpus"],
+        ct.add_row(c["name"], c["address"] or "-", c["numa_node"], c["cpus"],
                    link.get("current", "n/a"), link.get("max", "n/a"),
-                   _gbs(link.get("current_mbps")), str(c["io_queues"]),
-                   coal["decoded"] or "?",
-                   coal["recommended_decoded"] or "-", " ".join(flags))
-    console.print(ct)
+                   _gbs(link.get("current_mbps")).replace(" GB/s", ""), c["io_queues"],
+                   _controller_flags(c))
+    out += [ct, ""]
     if report["array"] and report["array"]["cap_mbps"] < report["array"]["possible_mbps"]:
         a = report["array"]
-        console.print(f"Stripe over {a['drives']} drives: capped at {_gbs(a['cap_mbps'])} "
-                      f"by the weakest link (would be {_gbs(a['possible_mbps'])}).")
+        out += [f"Stripe over {a['drives']} drives: capped at {_gbs(a['cap_mbps'])} "
+                f"by the weakest link (would be {_gbs(a['possible_mbps'])}).", ""]
+    if verbose:
+        it = Table(["ctrl", "model", "serial", "firmware", "transport", "state"],
+                   title="Controllers")
+        for c in report["controllers"]:
+            it.add_row(c["name"], c["model"], c["serial"], c["firmware"], c["transport"],
+                       c["state"])
+        out += [it, ""]
+    co = Table(["ctrl", "now", "recommended", "!"],
+               title="Interrupt coalescing (NVMe feature 0x08; * = differs)")
+    for c in report["controllers"]:
+        coal = c["coalescing"]
+        co.add_row(c["name"], coal["decoded"] or "unknown",
+                   coal["recommended_decoded"] or "-", "*" if coal["differs"] else "")
+    out += [co, ""]
     devs = report["namespaces"] + report["paths"] + report["devices"]
     if devs:
-        qt = Table(title="Block queue settings (* = differs from the profile)",
-                   title_justify="left")
-        qt.add_column("setting")
-        qt.add_column("recommended")
-        for d in devs:
-            qt.add_column(d["name"] + (" (path)" if d["kind"] == "nvme-path" else ""))
-        qt.add_row("NUMA node", "", *[str(d["numa_node"]) for d in devs])
-        qt.add_row("hw queues", "", *[str(d["hw_queues"]) for d in devs])
+        qt = Table(["setting", "recommended"] +
+                   [d["name"] + (" (path)" if d["kind"] == "nvme-path" else "") for d in devs],
+                   title="Block queue settings (* = differs from the profile)")
+        qt.add_row("NUMA node", "", *[d["numa_node"] for d in devs])
+        qt.add_row("hw queues", "", *[d["hw_queues"] for d in devs])
         for attr in QUEUE_ATTRS:
             cells = []
             for d in devs:
@@ -257,34 +275,30 @@ def render(report: Report, console: Any) -> None:
                 cells.append(cell + ("*" if s["differs"] else ""))
             want = devs[0]["settings"][attr]["recommended"]
             qt.add_row(attr, want or "", *cells)
-        console.print(qt)
-    mt = Table(title="Module parameters (change with a reload or reboot)",
-               title_justify="left")
-    for col in ("parameter", "current", "recommended", "!"):
-        mt.add_column(col)
+        out += [qt, ""]
+    mt = Table(["parameter", "now", "recommended", "!"],
+               title="Module parameters (change with a reload or reboot; * = differs)")
     for name, m in report["modules"].items():
         mt.add_row(name, m["current"] or "(not loaded)", m["recommended"] or "",
                    "*" if m["differs"] else "")
-    console.print(mt)
-    it = Table(title=f"Interrupts (irqbalance: "
-               f"{ {True: 'running', False: 'not running', None: 'unknown'}[report['irqbalance']] })",
-               title_justify="left")
-    for col in ("ctrl", "lines", "irq: affinity -> effective"):
-        it.add_column(col)
-    for c in report["controllers"]:
-        it.add_row(c["name"], str(len(c["irqs"])),
-                   "  ".join(f"{i['irq']}({i['name']}):{i['affinity']}->{i['effective']}"
-                             for i in c["irqs"]))
-    console.print(it)
+    out += [mt, ""]
+    irqbalance = {True: "running", False: "not running", None: "unknown"}[report["irqbalance"]]
+    if verbose:
+        irq = Table(["ctrl", "irq", "name", "affinity", "effective"],
+                    title=f"Interrupts (irqbalance: {irqbalance})")
+        for c in report["controllers"]:
+            for i in c["irqs"]:
+                irq.add_row(c["name"], i["irq"], i["name"], i["affinity"], i["effective"])
+        out += [irq, ""]
+    else:
+        lines = ", ".join(f"{c['name']} {len(c['irqs'])}" for c in report["controllers"])
+        out += [f"Interrupts (irqbalance: {irqbalance}): {lines or 'none'} lines "
+                "(-v lists them)", ""]
     errors = sorted({f"{c['name']}: {c['coalescing']['error']}" for c in report["controllers"]
                      if c["coalescing"]["error"]})
     if errors:
-        console.print("coalescing unknown: " + "; ".join(errors))
+        out.append("coalescing unknown: " + "; ".join(errors))
     mp = report["multipath"]
     if mp["hidden_paths"]:
-        console.print(f"Native multipath paths: {', '.join(mp['hidden_paths'])}")
-    for f in report["findings"]:
-        style = "yellow" if f["severity"] == "warning" else "cyan"
-        console.print(f"[{style}]{f['severity']}[/{style}] {f['device']}: {f['message']}")
-    for n in report["needs_root"]:
-        console.print(f"[dim]note: {n}; run as root to see it[/dim]")
+        out.append(f"Native multipath paths: {', '.join(mp['hidden_paths'])}")
+    emit(console, *out, *findings, *notes)

@@ -20,7 +20,7 @@
 #include "ondisk.h"
 
 /* A member's state. */
-static const char *state_name(uint32_t s)
+const char *state_name(uint32_t s)
 {
 	return s == STRIA_STATE_ACTIVE ? "active" :
 	       s == STRIA_STATE_FAILED ? "failed" :
@@ -29,7 +29,7 @@ static const char *state_name(uint32_t s)
 	       s == STRIA_STATE_REPLACEMENT ? "replacement" : "unknown";
 }
 
-static const char *sync_name(uint32_t a)
+const char *sync_name(uint32_t a)
 {
 	return a == STRIA_SYNC_IDLE ? "idle" :
 	       a == STRIA_SYNC_REBUILD ? "rebuild" :
@@ -139,7 +139,7 @@ static void out_uuid(struct out *o, const char *key, const uint8_t *u)
 }
 
 /* "[=======>        ]" for @permille of @width columns. */
-static void progress_bar(char *buf, size_t len, uint64_t permille, int width)
+void progress_bar(char *buf, size_t len, uint64_t permille, int width)
 {
 	int i, fill = (int)(permille * (uint64_t)width / 1000);
 	size_t n = 0;
@@ -154,7 +154,7 @@ static void progress_bar(char *buf, size_t len, uint64_t permille, int width)
 }
 
 /* H:MM:SS */
-static void fmt_duration(uint64_t secs, char *buf, size_t len)
+void fmt_duration(uint64_t secs, char *buf, size_t len)
 {
 	snprintf(buf, len, "%llu:%02llu:%02llu",
 		 (unsigned long long)(secs / 3600),
@@ -248,15 +248,6 @@ static void out_bitmap(struct out *o, uint32_t offset, uint32_t chunk,
 		out_u64(o, "dirty", (uint64_t)dirty);
 	out_obj_end(o);
 }
-
-/*
- * The size of struct stria_ioc_query that has the bitmap fields. Not the
- * end of bitmap_dirty: the query before them was 208 bytes too (padding
- * and reserved), so only a module knowing the whole 216 bytes fills them.
- */
-#define QUERY_SIZE_BITMAP \
-	(offsetof(struct stria_ioc_query, reserved) + \
-	 sizeof(((struct stria_ioc_query *)0)->reserved))
 
 static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
 			    const struct stria_ioc_member *members)
@@ -417,6 +408,37 @@ static void out_detail_member(struct out *o, const struct stria_ioc_member *m,
 	out_obj_end(o);
 }
 
+/*
+ * status -o normal: one screen for the array @arg names (-v: with the
+ * detail), or a paragraph for each running array (-v: a screen each).
+ */
+static int status_human(struct ctx *c, int fd, const char *arg,
+			struct stria_ioc_member *members)
+{
+	struct stria_ioc_query q;
+	uint32_t idx = 0;
+	int ret, n = 0;
+
+	if (arg) {
+		ret = query_named(c, fd, arg, &q, members, NULL, 0);
+		if (!ret)
+			human_array(stdout, &q, members, c->verbose > 0, NULL);
+		return ret;
+	}
+	while (!query_array(fd, NULL, idx, 1, &q, members, NULL, 0)) {
+		if (n++)
+			fputc('\n', stdout);
+		if (c->verbose > 0)
+			human_array(stdout, &q, members, 1, NULL);
+		else
+			human_summary(stdout, &q, members);
+		idx = q.index + 1;
+	}
+	if (!n)
+		printf("no stria arrays are running\n");
+	return EXIT_OK;
+}
+
 static int is_seconds(const char *s)
 {
 	if (!*s)
@@ -437,7 +459,7 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	struct stria_ioc_query q;
 	struct out *o = &c->out;
 	unsigned int watch = 0;
-	int fd, ret, opt;
+	int fd, ret, opt, again_n = 0;
 
 	while ((opt = getopt_long(argc, argv, "w::" COMMON_SHORTOPTS, longopts, NULL)) != -1) {
 		if (opt == 'w') {
@@ -465,6 +487,13 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 again:
 	if (watch && isatty(STDOUT_FILENO))
 		fputs("\033[H\033[2J", stdout);
+	else if (watch && again_n++)
+		fputc('\n', stdout);	/* a log of refreshes: one apart */
+	if (c->fmt == OUT_NORMAL) {
+		ret = status_human(c, fd, argc - optind == 1 ? argv[optind] : NULL,
+				   members);
+		goto shown;
+	}
 	out_init(o, stdout, c->fmt);
 	out_begin(o);
 	out_arr_begin(o, "arrays");
@@ -480,6 +509,7 @@ again:
 	}
 	out_arr_end(o);
 	out_end(o);
+shown:
 	if (watch && !ret) {
 		fflush(stdout);
 		sleep(watch);
@@ -515,6 +545,11 @@ int cmd_detail(struct ctx *c, int argc, char **argv)
 	if (ret) {
 		free(cpu_map);
 		return ret;
+	}
+	if (c->fmt == OUT_NORMAL) {
+		human_array(stdout, &q, members, 1, cpu_map);
+		free(cpu_map);
+		return EXIT_OK;
 	}
 	out_init(o, stdout, c->fmt);
 	out_begin(o);

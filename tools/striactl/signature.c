@@ -103,8 +103,10 @@ const char *foreign_signature(const char *path, char *buf, size_t len)
 	}
 
 	pr = blkid_new_probe_from_filename(path);
-	if (!pr)
+	if (!pr) {
+		verbose_msg("%s: libblkid cannot probe it: %s", path, strerror(errno));
 		return NULL;
+	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
 					  BLKID_SUBLKS_USAGE |
@@ -122,6 +124,8 @@ const char *foreign_signature(const char *path, char *buf, size_t len)
 		found++;
 	}
 	blkid_free_probe(pr);
+	verbose_msg("%s: no stria superblock; libblkid found %d other signature%s",
+		    path, found, found == 1 ? "" : "s");
 	if (!found)
 		return NULL;
 	snprintf(buf, len, "%s: %s", found > 1 ? "signatures" : "a signature",

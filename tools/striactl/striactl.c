@@ -26,6 +26,22 @@
 
 static const struct command commands[];
 
+/* -v: what striactl looks at and asks, on stderr (verbose_msg()) */
+int striactl_verbose;
+
+void verbose_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!striactl_verbose)
+		return;
+	fputs("striactl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 /* "striactl: COMMAND: message" on stderr. */
 static void verr_msg(struct ctx *c, const char *fmt, va_list ap)
 {
@@ -69,7 +85,11 @@ void print_cmd_help(const struct command *cmd, FILE *f)
 		fputs("\n  -o, --output FORMAT  normal (default) or json\n"
 		      "      --export         KEY=value lines for udev and shells\n",
 		      f);
-	fputs("  -h, --help           this help\n", f);
+	fputs("  -q, --quiet          no informational messages, only results,\n"
+	      "                       warnings and errors\n"
+	      "  -v, --verbose        more: what is checked and asked (on stderr);\n"
+	      "                       status shows every detail\n"
+	      "  -h, --help           this help\n", f);
 }
 
 /*
@@ -102,6 +122,9 @@ int common_opt(struct ctx *c, int opt)
 int open_control(struct ctx *c)
 {
 	int fd = open("/dev/" STRIA_CONTROL_NAME, O_RDWR | O_CLOEXEC);
+
+	verbose_msg("opening /dev/%s: %s", STRIA_CONTROL_NAME,
+		    fd < 0 ? strerror(errno) : "ok");
 
 	if (fd < 0) {
 		if (errno == ENOENT)
@@ -204,6 +227,7 @@ static int cmd_version(struct ctx *c, int argc, char **argv)
 	info.size = sizeof(info);
 	fd = open_control(c);
 	if (fd >= 0) {
+		verbose_msg("STRIA_IOC_INFO");
 		ret = ioctl(fd, STRIA_IOC_INFO, &info);
 		close(fd);
 		if (ret) {
@@ -347,7 +371,8 @@ static void print_help(FILE *f)
 	      "Manage stria RAID arrays.\n\nCommands:\n", f);
 	for (cmd = commands; cmd->name; cmd++)
 		fprintf(f, "  %-10s %s\n", cmd->name, cmd->usage);
-	fputs("\nRun 'striactl COMMAND --help' for a command's options.\n\n"
+	fputs("\nRun 'striactl COMMAND --help' for a command's options. Every command\n"
+	      "takes -q (no informational messages) and -v (more detail).\n\n"
 	      "Exit status:\n"
 	      "  0  success\n"
 	      "  1  the operation failed or was refused\n"
@@ -355,6 +380,29 @@ static void print_help(FILE *f)
 	      "  3  no such array, or no stria superblock on the device\n"
 	      "  4  the stria module is not loaded (/dev/stria-control missing)\n",
 	      f);
+}
+
+/*
+ * -q/--quiet and -v/--verbose, wherever they are on the command line (before
+ * a "--"): taken out of @argv so that every command has them. Returns the
+ * new argc.
+ */
+static int take_verbosity(struct ctx *c, int argc, char **argv)
+{
+	int i, n = 1, rest = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!rest && !strcmp(argv[i], "--"))
+			rest = 1;
+		if (!rest && (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")))
+			c->quiet++;
+		else if (!rest && (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")))
+			c->verbose++;
+		else
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return n;
 }
 
 int main(int argc, char **argv)
@@ -366,6 +414,8 @@ int main(int argc, char **argv)
 	slash = strrchr(argv[0], '/');
 	c.prog = slash ? slash + 1 : argv[0];
 	c.fmt = OUT_NORMAL;
+	argc = take_verbosity(&c, argc, argv);
+	striactl_verbose = c.verbose;
 
 	if (argc < 2) {
 		print_help(stderr);
@@ -391,6 +441,9 @@ int main(int argc, char **argv)
 		if (!strcmp(cmd->name, argv[1])) {
 			c.cmd = cmd;
 			optind = 1;
+			/* -q: what a command that changes things says it did */
+			if (c.quiet && !cmd->display && !freopen("/dev/null", "w", stdout))
+				return EXIT_FAIL;
 			return cmd->fn(&c, argc - 1, argv + 1);
 		}
 	}

@@ -6,7 +6,9 @@
 #define STRIACTL_H
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "output.h"
 
@@ -25,12 +27,16 @@ enum {
  * @cmd: the command being run
  * @fmt: output format (-o, --export)
  * @out: the output printer
+ * @verbose: -v given (times); status then shows the detail
+ * @quiet: -q given: no informational messages
  */
 struct ctx {
 	const char *prog;
 	const struct command *cmd;
 	enum out_format fmt;
 	struct out out;
+	int verbose;
+	int quiet;
 };
 
 /**
@@ -56,6 +62,8 @@ struct stria_ioc_member;
 /* striactl.c */
 void err_msg(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+extern int striactl_verbose;
+void verbose_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int usage_error(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int common_opt(struct ctx *c, int opt);
@@ -89,6 +97,10 @@ int cmd_wait(struct ctx *c, int argc, char **argv);
 
 /* cmd_show.c */
 const char *array_state_name(uint32_t state);
+const char *state_name(uint32_t state);
+const char *sync_name(uint32_t action);
+void progress_bar(char *buf, size_t len, uint64_t permille, int width);
+void fmt_duration(uint64_t secs, char *buf, size_t len);
 int resolve_array(const char *arg, char *name, uint32_t *index);
 int query_array(int fd, const char *name, uint32_t index, int next,
 		struct stria_ioc_query *q, struct stria_ioc_member *members,
@@ -98,6 +110,22 @@ int cmd_list(struct ctx *c, int argc, char **argv);
 int cmd_status(struct ctx *c, int argc, char **argv);
 int cmd_detail(struct ctx *c, int argc, char **argv);
 int cmd_examine(struct ctx *c, int argc, char **argv);
+
+/* human.c: status and detail for people */
+void human_array(FILE *f, const struct stria_ioc_query *q,
+		 const struct stria_ioc_member *m, int detail,
+		 const uint32_t *cpu_map);
+void human_summary(FILE *f, const struct stria_ioc_query *q,
+		   const struct stria_ioc_member *m);
+
+/*
+ * The size of struct stria_ioc_query that has the bitmap fields. Not the
+ * end of bitmap_dirty: the query before them was 208 bytes too (padding
+ * and reserved), so only a module knowing the whole 216 bytes fills them.
+ */
+#define QUERY_SIZE_BITMAP \
+	(offsetof(struct stria_ioc_query, reserved) + \
+	 sizeof(((struct stria_ioc_query *)0)->reserved))
 
 /* Options every command takes; append to a command's option table. */
 #define COMMON_LONGOPTS \

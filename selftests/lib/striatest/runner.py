@@ -48,6 +48,45 @@ class Result:
 
 TEST_START = "stria-harness: test "
 
+# A kernel message on the serial console ("[   12.345678] nvme ..."): what
+# --console leaves out of a test's transcript.
+KERNEL_LINE = re.compile(r"^\[\s*\d+\.\d+\]")
+
+
+def take_lines(path: Path, pos: int) -> tuple[list[str], int]:
+    """The whole lines added to ``path`` since offset ``pos``, and the new
+    offset (a line still being written stays for the next call)."""
+    if not path.exists():
+        return [], pos
+    with open(path, "rb") as f:
+        f.seek(pos)
+        data = f.read()
+    end = data.rfind(b"\n")
+    if end < 0:
+        return [], pos
+    chunk = data[:end + 1].decode(errors="replace")
+    return [ln.rstrip("\r") for ln in chunk.splitlines()], pos + end + 1
+
+
+class ConsoleFollower:
+    """Prints a guest's console as it arrives (selftests/run --console):
+    every whole line the test and its commands print, not the kernel's
+    own messages. A new boot starts a new console.log: call restart()."""
+
+    def __init__(self, path: Path, out: Any) -> None:
+        self.path = path
+        self.out = out
+        self.pos = 0
+
+    def restart(self) -> None:
+        self.pos = 0
+
+    def poll(self) -> None:
+        lines, self.pos = take_lines(self.path, self.pos)
+        for line in lines:
+            if not KERNEL_LINE.match(line):
+                self.out(line)
+
 # Set when the run is being interrupted (Ctrl-C, SIGTERM, a harness error in
 # another test): every test under way kills its guest or host job and ends.
 ABORT = threading.Event()
@@ -93,7 +132,10 @@ class TestRun:
     """One test on one kernel: boots (and reboots) the VM, serves requests."""
 
     def __init__(self, spec: TestSpec, kernel: Kernel, initrd: Path | None,
-                 workdir: Path, verbose: bool, label: str = "") -> None:
+                 workdir: Path, verbose: bool, label: str = "",
+                 console: bool = False) -> None:
+        self.console = ConsoleFollower(workdir / "console.log", print_flush) \
+            if console else None
         self.spec = spec
         self.kernel = kernel
         self.initrd = initrd
@@ -131,16 +173,7 @@ class TestRun:
                 f.write(f"{k}='{v}'\n")
 
     def _take_lines(self, path: Path, pos: int) -> tuple[list[str], int]:
-        if not path.exists():
-            return [], pos
-        with open(path, "rb") as f:
-            f.seek(pos)
-            data = f.read()
-        end = data.rfind(b"\n")
-        if end < 0:
-            return [], pos
-        chunk = data[:end + 1].decode(errors="replace")
-        return [ln.rstrip("\r") for ln in chunk.splitlines()], pos + end + 1
+        return take_lines(path, pos)
 
     def _log(self, line: str) -> None:
         if self.verbose:
@@ -193,7 +226,11 @@ class TestRun:
             vm.wait_qmp_socket(self.workdir)
             pos = 0
             rebooted = False
+            if self.console:
+                self.console.restart()
             while True:
+                if self.console:
+                    self.console.poll()
                 lines, pos = self._take_lines(self.workdir / "tap.log", pos)
                 for line in lines:
                     self._log(line)
@@ -219,6 +256,8 @@ class TestRun:
                         and not ABORT.is_set():
                     time.sleep(0.1)
             guest.kill()
+            if self.console:
+                self.console.poll()
             lines, pos = self._take_lines(self.workdir / "tap.log", pos)
             self.tap += [ln for ln in lines if not ln.startswith("#@host ")]
             if rebooted and not self.timed_out and not self.aborted:
@@ -322,7 +361,8 @@ class TestRun:
 
 
 def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
-            verbose: bool, workroot: Path | None = None, label: str = "") -> Result:
+            verbose: bool, workroot: Path | None = None, label: str = "",
+            console: bool = False) -> Result:
     """Run `spec` on `kernel`; keep its logs in `results` when it fails.
     `label` prefixes the test's live TAP lines (verbose) when several tests
     run at once. Safe to call from several threads for different tests."""
@@ -335,7 +375,7 @@ def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
     (workdir / "out").mkdir(parents=True)
     start = time.time()
     for attempt in (1, 2):
-        run = TestRun(spec, kernel, initrd, workdir, verbose, label)
+        run = TestRun(spec, kernel, initrd, workdir, verbose, label, console)
         if spec.host:
             run.run_host()
             break

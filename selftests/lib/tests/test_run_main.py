@@ -62,7 +62,7 @@ class FakeRun:
 
     def __call__(self, spec: testfile.TestSpec, kernel: kernels.Kernel, initrd: Path | None,
                  results: Path, verbose: bool, workroot: Path | None = None,
-                 label: str = "") -> runner.Result:
+                 label: str = "", console: bool = False) -> runner.Result:
         name = spec.path.name
         with self.lock:
             self.alone[name] = self.now == 0

@@ -138,8 +138,9 @@ static void out_uuid(struct out *o, const char *key, const uint8_t *u)
 	out_str(o, key, buf);
 }
 
-/* "[=======>        ]" for @permille of @width columns. */
-void progress_bar(char *buf, size_t len, uint64_t permille, int width)
+/* "[=======>        ]" for @permille of @width columns, @empty after the > */
+void progress_bar(char *buf, size_t len, uint64_t permille, int width,
+		  char empty)
 {
 	int i, fill = (int)(permille * (uint64_t)width / 1000);
 	size_t n = 0;
@@ -148,7 +149,7 @@ void progress_bar(char *buf, size_t len, uint64_t permille, int width)
 		return;
 	buf[n++] = '[';
 	for (i = 0; i < width; i++)
-		buf[n++] = i < fill ? '=' : i == fill ? '>' : ' ';
+		buf[n++] = i < fill ? '=' : i == fill ? '>' : empty;
 	buf[n++] = ']';
 	buf[n] = '\0';
 }
@@ -198,7 +199,7 @@ static void out_sync(struct out *o, const struct stria_ioc_query *q)
 			snprintf(eta, sizeof(eta), "unknown");
 		bar[0] = '\0';
 		if (isatty(STDOUT_FILENO))
-			progress_bar(bar, sizeof(bar), permille, 30);
+			progress_bar(bar, sizeof(bar), permille, 30, ' ');
 		snprintf(buf, sizeof(buf), "%s%s%llu.%llu%%, %s/s, ETA %s",
 			 bar, bar[0] ? " " : "",
 			 (unsigned long long)(permille / 10),

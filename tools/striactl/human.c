@@ -91,21 +91,6 @@ static void wrap_words(FILE *f, const char *text, int col, int indent,
 	fputc('\n', f);
 }
 
-/* "[=======>............]" for @permille of @width, as /proc/mdstat draws it */
-static void dot_bar(char *buf, size_t len, uint64_t permille, int width)
-{
-	int i, fill = (int)(permille * (uint64_t)width / 1000);
-	size_t n = 0;
-
-	if (len < (size_t)width + 3)
-		return;
-	buf[n++] = '[';
-	for (i = 0; i < width; i++)
-		buf[n++] = i < fill ? '=' : i == fill ? '>' : '.';
-	buf[n++] = ']';
-	buf[n] = '\0';
-}
-
 /* Print @line without its trailing spaces, and a newline. */
 static void put_line(FILE *f, char *line)
 {
@@ -138,7 +123,7 @@ static void sync_text(const struct stria_ioc_query *q, char *buf, size_t len)
 			 q->sync_result ? ")" : "");
 		return;
 	}
-	dot_bar(bar, sizeof(bar), permille, 20);
+	progress_bar(bar, sizeof(bar), permille, 20, '.');	/* as /proc/mdstat */
 	fmt_size((uint64_t)q->sync_speed * 1024, spd, sizeof(spd));
 	if (q->sync_speed)
 		fmt_duration((q->sync_total - q->sync_done) / 2 / q->sync_speed,

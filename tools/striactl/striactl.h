@@ -99,7 +99,8 @@ int cmd_wait(struct ctx *c, int argc, char **argv);
 const char *array_state_name(uint32_t state);
 const char *state_name(uint32_t state);
 const char *sync_name(uint32_t action);
-void progress_bar(char *buf, size_t len, uint64_t permille, int width);
+void progress_bar(char *buf, size_t len, uint64_t permille, int width,
+		  char empty);
 void fmt_duration(uint64_t secs, char *buf, size_t len);
 int resolve_array(const char *arg, char *name, uint32_t *index);
 int query_array(int fd, const char *name, uint32_t index, int next,

@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+"""striactl on the host (no module): one test per exit code of its man
+page, its version (the tree's VERSION), -q and -v, and the version the
+module carries (modinfo)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+TOP = Path(__file__).resolve().parents[3]
+STRIACTL = TOP / "tools" / "striactl" / "striactl"
+VERSION = (TOP / "VERSION").read_text().strip()
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    if not STRIACTL.exists():
+        pytest.fail(f"{STRIACTL} is not built (make tools)")
+    return subprocess.run([str(STRIACTL), *args], capture_output=True, text=True,
+                          timeout=30)
+
+
+def test_exit_0_success() -> None:
+    assert run("--help").returncode == 0
+
+
+def test_exit_1_failed(tmp_path: Path) -> None:
+    p = run("examine", str(tmp_path / "missing"))
+    assert p.returncode == 1 and "cannot read" in p.stderr
+
+
+def test_exit_2_bad_command_line() -> None:
+    p = run("create", "x", "--level", "4", "/dev/null", "/dev/null")
+    assert p.returncode == 2 and "level '4' is not supported" in p.stderr, p.stderr
+
+
+def test_exit_3_no_superblock(tmp_path: Path) -> None:
+    f = tmp_path / "blank"
+    f.write_bytes(bytes(1 << 20))
+    p = run("examine", str(f))
+    assert p.returncode == 3, p.stderr
+
+
+@pytest.mark.skipif(os.path.exists("/dev/stria-control"), reason="the module is loaded here")
+def test_exit_4_no_module() -> None:
+    p = run("list")
+    assert p.returncode == 4 and "is the stria module loaded?" in p.stderr
+
+
+def test_man_page_lists_exactly_these() -> None:
+    text = (TOP / "tools" / "striactl" / "striactl.8").read_text()
+    section = text[text.index(".SH EXIT STATUS"):]
+    section = section[:section.index("\n.SH", 1)]
+    assert set(re.findall(r"^\.B (\d+)$", section, re.M)) == {"0", "1", "2", "3", "4"}
+
+
+def test_version_is_the_trees() -> None:
+    p = run("--version")
+    assert p.returncode == 0 and p.stdout == f"striactl {VERSION}\n"
+    assert run("-V").stdout == f"striactl {VERSION}\n"
+    p = run("version", "-o", "json")       # no module: striactl's own, then exit 4
+    assert f'"striactl_version": "{VERSION}"' in p.stdout
+
+
+@pytest.mark.skipif(not shutil.which("modinfo"), reason="modinfo not installed")
+def test_module_carries_the_version() -> None:
+    built = sorted(glob.glob(str(TOP / "build" / "*" / "stria.ko")))
+    if not built:
+        pytest.skip("stria.ko not built here (make module)")
+    for ko in built:
+        out = subprocess.run(["modinfo", "-F", "version", ko], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        assert out == VERSION, ko
+
+
+def test_quiet_and_verbose_anywhere() -> None:
+    """-q/-v before or after the command; -v says what it opens."""
+    for args in (("-v", "list"), ("list", "-v"), ("list", "--verbose")):
+        p = run(*args)
+        assert "striactl: opening /dev/stria-control:" in p.stderr, args
+    p = run("-q", "list")
+    assert "opening" not in p.stderr
+    assert "-q, --quiet" in run("stop", "--help").stdout

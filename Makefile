@@ -123,11 +123,16 @@ check-after-deps:
 	for t in $(CHECK_TIERS); do $(MAKE) $$t || true; done
 	selftests/summary $(BUILD)/results $(patsubst vm,stock,$(patsubst vm-debug,debug,$(CHECK_TIERS)))
 
+# DEMO: what make demo runs once the module and the tools are built
+# (DEMO=true builds them and stops there: the fresh-root test's first make
+# on a bare machine).
+DEMO ?= selftests/demo
+
 demo: deps
 	$(MAKE) demo-after-deps
 
 demo-after-deps: all
-	selftests/demo
+	$(DEMO)
 
 # Benchmarks measure and record; they are not pass/fail tests of speed and
 # are kept out of make check (Documentation/stria/performance.rst).

@@ -87,3 +87,17 @@ def test_quiet_and_verbose_anywhere() -> None:
     p = run("-q", "list")
     assert "opening" not in p.stderr
     assert "-q, --quiet" in run("stop", "--help").stdout
+
+
+def test_static_build_runs_without_libraries() -> None:
+    """make -C tools/striactl static: libblkid and libc linked in, for an
+    initramfs (no dynamic section, no interpreter)."""
+    subprocess.run(["make", "-s", "-C", str(STRIACTL.parent), "static"], check=True,
+                   capture_output=True)
+    static = STRIACTL.parent / "striactl.static"
+    assert static.read_bytes()[:4] == b"\x7fELF"
+    p = subprocess.run([str(static), "--version"], capture_output=True, text=True,
+                       check=False)
+    assert p.returncode == 0 and p.stdout == f"striactl {VERSION}\n"
+    ldd = subprocess.run(["ldd", str(static)], capture_output=True, text=True, check=False)
+    assert "not a dynamic executable" in ldd.stdout + ldd.stderr

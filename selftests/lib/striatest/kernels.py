@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import glob
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,12 +31,36 @@ class Kernel:
         return TOP / "build" / self.release
 
 
+# The stock tier boots Debian 12's own kernel line (6.1): the release that
+# the linux-image-amd64 meta package depends on, whatever other kernels are
+# installed (the debug tier covers 6.12). STRIA_STOCK_RELEASE=<uname -r>
+# boots another installed Debian kernel instead, e.g. 6.12.117+deb12-amd64.
+STOCK_META = "linux-image-amd64"
+
+
+def stock_release() -> str:
+    """uname -r of the stock tier's kernel."""
+    forced = os.environ.get("STRIA_STOCK_RELEASE", "").strip()
+    if forced:
+        return forced
+    try:
+        deps = subprocess.run(["dpkg-query", "-W", "-f=${Depends}", STOCK_META],
+                              check=True, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        raise KernelNotFound(f"{STOCK_META} is not installed: run 'make deps'") from None
+    m = re.search(r"linux-image-(\S+)", deps)
+    if not m:
+        raise KernelNotFound(f"cannot tell the kernel of {STOCK_META} from {deps!r}")
+    return m.group(1)
+
+
 def _stock() -> Kernel:
-    images = sorted(glob.glob("/boot/vmlinuz-*-amd64"))
-    if not images:
-        raise KernelNotFound("no /boot/vmlinuz-*-amd64: run 'make deps' (linux-image-amd64)")
-    image = Path(images[-1])
-    release = image.name[len("vmlinuz-"):]
+    release = stock_release()
+    image = Path("/boot") / f"vmlinuz-{release}"
+    if not image.exists():
+        raise KernelNotFound(f"no {image}: run 'make deps' (linux-image-amd64), or set "
+                             "STRIA_STOCK_RELEASE to an installed kernel")
     moddir = Path("/lib/modules") / release
     return Kernel("stock", release, image, moddir, moddir / "build")
 

@@ -9,7 +9,7 @@
  * in #error when no known variant is present, so a new kernel fails loudly
  * at build time instead of doing the wrong thing at run time.
  *
- * Supported: 5.14 (RHEL 9) to current; tested on Debian's 6.1.
+ * Supported: 5.14 (RHEL 9) to current; tested on Debian's 6.1 and 6.12.
  */
 #ifndef _STRIA_COMPAT_H
 #define _STRIA_COMPAT_H
@@ -358,6 +358,38 @@ static inline void stria_bdev_close(struct stria_bdev *m)
 #endif
 	m->bdev = NULL;
 	m->handle = NULL;
+}
+
+/*
+ * Taking the task's plug away for a while (current->plug = NULL), so that
+ * bios submitted meanwhile go straight to their queues:
+ *   <6.9: nothing else to do
+ *   6.9:  the plug caches the time (plug->cur_ktime) while the task has
+ *         PF_BLOCK_TS, and a context switch clears it through
+ *         current->plug; 6.12 does so in finish_task_switch() without
+ *         checking for NULL, so with the flag set and no plug the next
+ *         reschedule oopses. Drop the cached time first, as
+ *         __blk_flush_plug() does.
+ * stria_plug_detach() returns what stria_plug_attach() puts back.
+ */
+#include <linux/sched.h>
+static inline struct blk_plug *stria_plug_detach(void)
+{
+	struct blk_plug *plug = current->plug;
+
+#if defined(STRIA_HAVE_PF_BLOCK_TS)
+	if (plug && (current->flags & PF_BLOCK_TS)) {
+		plug->cur_ktime = 0;
+		current->flags &= ~PF_BLOCK_TS;
+	}
+#endif
+	current->plug = NULL;
+	return plug;
+}
+
+static inline void stria_plug_attach(struct blk_plug *plug)
+{
+	current->plug = plug;
 }
 
 /*

@@ -438,16 +438,18 @@ void stria_clones_drop(struct bio_list *clones)
  * is no longer on the list), so clones go out with no plug: the member's
  * queue issues them directly, and when queue_rq() runs inside
  * submit_bio() they wait on current->bio_list as usual, without recursion.
+ * The plug is taken away with stria_plug_detach(): submit_bio_noacct() may
+ * reschedule, and a context switch must not find a plug time cached
+ * (6.9+) with no plug to clear it in.
  */
 static void stria_submit_unplugged(struct bio_list *clones)
 {
-	struct blk_plug *plug = current->plug;
+	struct blk_plug *plug = stria_plug_detach();
 	struct bio *bio;
 
-	current->plug = NULL;
 	while ((bio = bio_list_pop(clones)))
 		submit_bio_noacct(bio);
-	current->plug = plug;
+	stria_plug_attach(plug);
 }
 
 /**

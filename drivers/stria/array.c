@@ -336,11 +336,11 @@ static int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
 						 spec->bitmap_chunk);
 	if (!o->bitmap_chunk || (spec->bitmap_chunk &&
 				 o->bitmap_chunk != spec->bitmap_chunk)) {
-		stria_fail(spec, STRIA_NO_MEMBER, "%llu regions of %u sectors exceed the bitmap's %u bits; use %u-sector regions or more",
+		stria_fail(spec, STRIA_NO_MEMBER, "bitmap chunk %u sectors: %llu regions, over the %u that fit; use %u or more",
+			   spec->bitmap_chunk,
 			   stria_bitmap_regions(g->member_sectors,
 						spec->bitmap_chunk),
-			   spec->bitmap_chunk, (u32)STRIA_SB_BITMAP_MAX_REGIONS,
-			   o->bitmap_chunk);
+			   (u32)STRIA_SB_BITMAP_MAX_REGIONS, o->bitmap_chunk);
 		return -EINVAL;
 	}
 	return 0;

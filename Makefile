@@ -5,7 +5,7 @@
 #
 #   make            build stria.ko (against KDIR) and the tools
 #   make deps       install what the build and the tests need (idempotent)
-#   make lint       W=1, sparse (C=2), checkpatch, kernel-doc, mypy
+#   make lint       W=1 and sparse (C=2) on 6.1 and 6.12, checkpatch, kernel-doc, mypy
 #   make unit       user-space unit tests (C and Python)
 #   make vm         the VM suite on Debian's kernel (TESTS=... to filter)
 #   make vm-debug   KUnit + the VM suite on the debug kernel
@@ -22,6 +22,9 @@ KVER ?= $(shell uname -r)
 KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
 KRELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+# The kernels make lint builds the module for, W=1 and sparse: Debian's 6.1
+# and 6.12 headers (scripts/kernel-dirs), else KDIR.
+LINT_KDIRS ?= $(or $(shell scripts/kernel-dirs),$(KDIR))
 
 PYTHON ?= /usr/bin/python3
 # VM tests run at once by make vm, vm-debug and check: a number, or auto
@@ -76,8 +79,9 @@ tools:
 deps:
 	scripts/deps
 
-lint: probe
-	scripts/lint $(KDIR) $(PROBE_DIR)
+lint:
+	@for k in $(LINT_KDIRS); do $(MAKE) -s probe KDIR=$$k || exit 1; done
+	scripts/lint $(LINT_KDIRS)
 
 unit: tools
 	selftests/unit/run

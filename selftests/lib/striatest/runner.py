@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import initramfs, profile, vm
+from . import initramfs, kmemleak, profile, vm
 from .kernels import TOP, Kernel
 from .testfile import TestSpec
 
@@ -29,7 +29,17 @@ BAD_KERNEL_LOG = re.compile(
     r"|possible irq lock inversion|bad unlock balance|held lock freed"
     r"|lock held when returning to user space"
     r"|hung task|blocked for more than \d+ seconds|list_(add|del) corruption"
-    r"|general protection fault|Kernel panic|stack-protector|UBSAN")
+    r"|general protection fault|Kernel panic|stack-protector|UBSAN"
+    r"|detected (expedited )?stalls? on CPU|self-detected stall|soft lockup"
+    r"|Invalid wait context|sleeping function called from invalid context"
+    r"|scheduling while atomic")
+# A guest whose kernel reports one of these will not finish: the runner ends
+# it as soon as the report is on its console (after HANG_GRACE seconds, so
+# the report's backtraces are kept), instead of waiting out the timeout.
+HANG_KERNEL_LOG = re.compile(
+    r"blocked for more than \d+ seconds|soft lockup - CPU#"
+    r"|rcu: INFO: \S+ (self-)?detected (expedited )?stalls?")
+HANG_GRACE = 3.0
 # Lines the stock kernel prints on every boot under QEMU TCG that match the
 # pattern but are not faults of the code under test.
 BENIGN_KERNEL_LOG = [
@@ -110,6 +120,35 @@ def bad_kernel_lines(text: str) -> list[str]:
     return bad
 
 
+class ConsoleWatch:
+    """Reads a guest's console log as it grows and spots hang reports."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.pos = 0
+        self.rest = b""
+
+    def hang(self) -> str:
+        """The first new complete line that reports a hang, or ''."""
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.pos)
+                data = f.read()
+        except FileNotFoundError:
+            return ""
+        self.pos += len(data)
+        data = self.rest + data
+        end = data.rfind(b"\n")
+        if end < 0:
+            self.rest = data
+            return ""
+        self.rest = data[end + 1:]
+        for line in data[:end].decode(errors="replace").splitlines():
+            if HANG_KERNEL_LOG.search(line):
+                return line.strip()
+        return ""
+
+
 def parse_tap(lines: list[str]) -> tuple[int, int, str | None, int | None]:
     """Return (ok count, not-ok count, skip reason, final rc)."""
     oks = nots = 0
@@ -145,6 +184,9 @@ class TestRun:
         self.tap: list[str] = []
         self.timed_out = False
         self.aborted = False
+        # the console line of a hung task, soft lockup or RCU stall, when
+        # the guest was ended for it
+        self.hang = ""
 
     def env(self, boot: int, guest: bool) -> dict[str, str]:
         out = "/tmp/stria-out" if guest else str(self.workdir / "out")
@@ -225,12 +267,22 @@ class TestRun:
             guest = vm.VM(argv, self.workdir)
             vm.wait_qmp_socket(self.workdir)
             pos = 0
+            console = ConsoleWatch(self.workdir / "console.log")
+            hang_kill = 0.0
             rebooted = False
             if self.console:
                 self.console.restart()
             while True:
                 if self.console:
                     self.console.poll()
+                if not self.hang:
+                    self.hang = console.hang()
+                    if self.hang:
+                        print_flush(f"# {self.spec.name}: the guest hangs ({self.hang[:120]}); "
+                                    f"ending it in {HANG_GRACE:.0f} s")
+                        hang_kill = time.time() + HANG_GRACE
+                if self.hang and time.time() > hang_kill:
+                    break
                 lines, pos = self._take_lines(self.workdir / "tap.log", pos)
                 for line in lines:
                     self._log(line)
@@ -249,7 +301,7 @@ class TestRun:
                     self.timed_out = True
                     break
                 time.sleep(0.1)
-            if guest.alive() and not rebooted:
+            if guest.alive() and not rebooted and not self.hang:
                 # the test finished and the guest is powering off; give it a moment
                 end = time.time() + 15
                 while guest.alive() and time.time() < end and not self.timed_out \
@@ -260,7 +312,7 @@ class TestRun:
                 self.console.poll()
             lines, pos = self._take_lines(self.workdir / "tap.log", pos)
             self.tap += [ln for ln in lines if not ln.startswith("#@host ")]
-            if rebooted and not self.timed_out and not self.aborted:
+            if rebooted and not self.timed_out and not self.aborted and not self.hang:
                 boot += 1
                 continue
             break
@@ -337,15 +389,24 @@ class TestRun:
         oks, nots, skip, rc = parse_tap(self.tap)
         bad = [] if self.spec.host else bad_kernel_lines(self.kernel_logs()[1])
         if bad:
-            return Result("fail", f"kernel log: {bad[0][:160]}", seconds)
+            ended = " (the guest hung and was ended at once)" if self.hang else ""
+            return Result("fail", f"kernel log: {bad[0][:160]}{ended}", seconds)
         boot_bad = self.boot_problems()
         if boot_bad:
             return Result("fail", f"kernel log while booting, before the test: {boot_bad[0][:160]}",
                           seconds)
+        if self.hang:
+            return Result("fail", f"kernel log: {self.hang[:160]} (the guest hung and was "
+                          "ended at once)", seconds)
         if self.aborted:
             return Result("fail", "interrupted", seconds)
         if self.timed_out:
             return Result("fail", f"timed out after {self.spec.timeout} s", seconds)
+        leaks = [] if self.spec.host else kmemleak.owned_leaks(self.workdir / "out")
+        if leaks:
+            leak, where = leaks[0]
+            return Result("fail", f"kmemleak: {len(leaks)} object(s) leaked by this project's "
+                          f"modules, first: {leak.header[:80]} allocated in {where}", seconds)
         if skip is not None and nots == 0:
             return Result("skip", skip or "requirements not met", seconds)
         if nots:

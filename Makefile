@@ -11,6 +11,8 @@
 #   make vm-debug   KUnit + the VM suite on the debug kernel
 #                   (both: JOBS=N tests at once, default auto; selftests/run -j)
 #   make check      deps, lint, unit, vm, vm-debug; prints "N passed, N failed"
+#   make check-long the tests too long for make check (KERNELS_LONG), on
+#                   both kernels; run before resolving the issues that need them
 #   make demo       boot the VM, tune show, a stria array, the quick benchmark
 #   make bench      the benchmarks of selftests/bench/ (not part of make check)
 #   make install    module, tools, udev rules, man pages, shell completion
@@ -49,7 +51,8 @@ DESTDIR ?=
 export PYTHON
 
 .PHONY: all module tools probe lint unit vm vm-debug check demo bench deps install \
-	clean help debug-kernel check-kdir check-after-deps demo-after-deps bench-after-deps
+	clean help debug-kernel check-kdir check-after-deps demo-after-deps bench-after-deps \
+	check-long check-long-after-deps
 
 all: module tools
 
@@ -131,6 +134,18 @@ check-after-deps:
 # (DEMO=true builds them and stops there: the fresh-root test's first make
 # on a bare machine).
 DEMO ?= selftests/demo
+
+# What does not fit make check's time on CI (README: which tests are
+# where): the tests whose KERNELS_LONG names a tier, on that tier, with
+# their own results and closing line.
+check-long: deps
+	$(MAKE) check-long-after-deps
+
+check-long-after-deps: all
+	rm -rf $(BUILD)/results-long
+	-selftests/run --kernel stock --long -j $(JOBS) --results $(BUILD)/results-long
+	-selftests/run --kernel debug --long -j $(JOBS) --results $(BUILD)/results-long
+	selftests/summary $(BUILD)/results-long stock-long debug-long
 
 demo: deps
 	$(MAKE) demo-after-deps

@@ -9,7 +9,7 @@ from pathlib import Path
 
 KEYS = ("DESCRIPTION", "VM_NVME", "VM_NVME_SIZE", "VM_NUMA", "VM_NVME_NODES", "VM_NULLB",
         "VM_NULLB_SIZE_MB", "VM_MEM", "VM_CPUS", "VM_APPEND", "HOST", "TIMEOUT", "KERNELS",
-        "VM_MACHINE", "SERIAL", "VM_PROFILE", "VM_PREALLOC", "VM_HOTPLUG")
+        "KERNELS_LONG", "VM_MACHINE", "SERIAL", "VM_PROFILE", "VM_PREALLOC", "VM_HOTPLUG")
 
 
 @dataclass
@@ -35,6 +35,8 @@ class TestSpec:
     # measure speed or time
     serial: bool = False
     kernels: list[str] = field(default_factory=lambda: ["stock", "debug"])
+    # tiers the test runs on in make check-long only (selftests/run --long)
+    kernels_long: list[str] = field(default_factory=list)
     # counts the guest's instructions for host_profile (a TCG plugin)
     profile: bool = False
     # all guest memory is touched before the guest starts (benchmarks)
@@ -77,6 +79,10 @@ def load(path: Path, top: Path) -> TestSpec:
     spec.hotplug = int(vals.get("VM_HOTPLUG", "0"))
     if "KERNELS" in vals:
         spec.kernels = vals["KERNELS"].split()
+    spec.kernels_long = vals.get("KERNELS_LONG", "").split()
+    both = set(spec.kernels) & set(spec.kernels_long)
+    if both:
+        raise ValueError(f"{path}: {' '.join(sorted(both))} in both KERNELS and KERNELS_LONG")
     for k, v in vals.items():
         if k.startswith("VM_NVME_OPTS_"):
             spec.nvme_opts[int(k[len("VM_NVME_OPTS_"):])] = v

@@ -115,3 +115,13 @@ def test_stock_release_is_the_meta_packages(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr("subprocess.run", lambda *a, **k: Done())
     assert kernels.stock_release() == "6.1.0-56-amd64"
 
+
+def test_kernels_long(tmp_path: Path) -> None:
+    from striatest import testfile
+    t = tmp_path / "001-t"
+    t.write_text('DESCRIPTION="x"\nKERNELS="stock"\nKERNELS_LONG="debug"\n')
+    spec = testfile.load(t, tmp_path)
+    assert (spec.kernels, spec.kernels_long) == (["stock"], ["debug"])
+    t.write_text('DESCRIPTION="x"\nKERNELS_LONG="stock"\n')
+    with pytest.raises(ValueError, match="both KERNELS and KERNELS_LONG"):
+        testfile.load(t, tmp_path)

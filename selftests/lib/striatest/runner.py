@@ -54,6 +54,8 @@ class Result:
     status: str  # "pass", "fail", "skip"
     reason: str = ""
     seconds: float = 0.0
+    # CPU time of the test's QEMU processes, every boot (0 for host tests)
+    cpu: float = 0.0
 
 
 TEST_START = "stria-harness: test "
@@ -187,6 +189,8 @@ class TestRun:
         # the console line of a hung task, soft lockup or RCU stall, when
         # the guest was ended for it
         self.hang = ""
+        # CPU seconds of the guests of the boots that ended
+        self.cpu = 0.0
 
     def env(self, boot: int, guest: bool) -> dict[str, str]:
         out = "/tmp/stria-out" if guest else str(self.workdir / "out")
@@ -272,7 +276,9 @@ class TestRun:
             rebooted = False
             if self.console:
                 self.console.restart()
+            cpu = 0.0
             while True:
+                cpu = guest.cpu_seconds() or cpu
                 if self.console:
                     self.console.poll()
                 if not self.hang:
@@ -306,7 +312,9 @@ class TestRun:
                 end = time.time() + 15
                 while guest.alive() and time.time() < end and not self.timed_out \
                         and not ABORT.is_set():
+                    cpu = guest.cpu_seconds() or cpu
                     time.sleep(0.1)
+            self.cpu += cpu
             guest.kill()
             if self.console:
                 self.console.poll()
@@ -461,6 +469,7 @@ def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
             continue
         break
     res = run.verdict(time.time() - start)
+    res.cpu = run.cpu
     (workdir / "tap.all").write_text("\n".join(run.tap) + "\n")
     if res.status == "fail":
         dest = results / kernel.tier / safe

@@ -144,6 +144,16 @@ class VM:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time QEMU has used so far (user and system), or None once it
+        is gone: what a test costs whatever else the machine runs."""
+        try:
+            fields = (Path("/proc") / str(self.proc.pid) / "stat").read_text().rsplit(")", 1)[1]
+            utime, stime = fields.split()[11:13]
+        except (OSError, IndexError, ValueError):
+            return None
+        return (int(utime) + int(stime)) / os.sysconf("SC_CLK_TCK")
+
     def kill(self) -> None:
         """Power loss: SIGKILL, nothing flushed by the guest."""
         if self.alive():

@@ -725,14 +725,6 @@ static void stria_r56_cpu_unbusy(struct stria_raid56 *r, int cpu)
 		stria_r56_stream_idle(r, cpu);
 }
 
-static void stria_sop_unbusy(struct stria_sop *sop)
-{
-	if (!sop->busy)
-		return;
-	sop->busy = false;
-	stria_r56_cpu_unbusy(sop->r, sop->cpu);
-}
-
 /*
  * Run a sop that was parked: its timer may still be running (it cancels
  * itself when it finds the sop gone on), and its writer is let go.
@@ -759,10 +751,18 @@ static void stria_sop_run_parked(struct stria_sop *sop)
 static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 {
 	struct stria_r56_bucket *b = stria_sop_bucket(sop);
+	struct stria_raid56 *r = sop->r;
+	int cpu = sop->cpu;
 	struct stria_sop *owner;
 	unsigned long flags;
-	bool park;
+	bool park, busy;
 
+	/*
+	 * Once the bucket lock is let go, @sop may be gone: merged, it is
+	 * freed with the owner that runs it; waiting, it may be handed the
+	 * lock, run and end; parked, its timer may send it on. What is
+	 * needed after the lock comes from these copies.
+	 */
 	spin_lock_irqsave(&b->lock, flags);
 	hlist_for_each_entry(owner, &b->busy, hnode) {
 		struct stria_r56_stream *ost;
@@ -787,9 +787,12 @@ static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 			spin_unlock(&ost->lock);
 		}
 		if (merged) {
+			busy = sop->busy;
+			sop->busy = false;
 			spin_unlock_irqrestore(&b->lock, flags);
-			this_cpu_inc(sop->r->stats->merged);
-			stria_sop_unbusy(sop);
+			this_cpu_inc(r->stats->merged);
+			if (busy)
+				stria_r56_cpu_unbusy(r, cpu);
 			if (full) {
 				stria_sop_busy(owner);
 				if (filled)
@@ -802,14 +805,13 @@ static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 		}
 		list_add_tail(&sop->wait_entry, &owner->waiters);
 		spin_unlock_irqrestore(&b->lock, flags);
-		this_cpu_inc(sop->r->stats->lock_waits);
+		this_cpu_inc(r->stats->lock_waits);
 		return;
 	}
 	hlist_add_head(&sop->hnode, &b->busy);
 	park = stria_sop_should_park(sop);
 	if (park) {
-		struct stria_r56_stream *st = per_cpu_ptr(sop->r->streams,
-							   sop->cpu);
+		struct stria_r56_stream *st = per_cpu_ptr(r->streams, cpu);
 
 		stria_hrtimer_setup(&sop->park, stria_sop_park_poll,
 				    CLOCK_MONOTONIC, HRTIMER_MODE_REL);
@@ -820,6 +822,12 @@ static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 			get_task_struct(current);
 			sop->writer = current;
 		}
+		/*
+		 * Not busy from here: the timer may send it on (busy again)
+		 * as soon as it is on the list; its CPU's count drops below.
+		 */
+		busy = sop->busy;
+		sop->busy = false;
 		spin_lock(&st->lock);
 		sop->parked = true;
 		list_add_tail(&sop->park_entry, &st->parked);
@@ -828,11 +836,11 @@ static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 			      HRTIMER_MODE_REL);
 	}
 	spin_unlock_irqrestore(&b->lock, flags);
-	if (park)
-		/* parked, it waits only while its CPU has others in flight */
-		stria_sop_unbusy(sop);
-	else
+	if (!park)
 		stria_sop_run(sop);
+	else if (busy)
+		/* parked, it waits only while its CPU has others in flight */
+		stria_r56_cpu_unbusy(r, cpu);
 }
 
 /* Release the stripe lock to the first waiter, which inherits the rest. */

@@ -8,7 +8,11 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-static int __init stria_selftest_leak_init(void)
+/*
+ * Not __init: the allocation's backtrace must name a function that stays
+ * in the module's text (init text is freed once the module is loaded).
+ */
+static noinline int stria_selftest_leak_alloc(void)
 {
 	char *p = kmalloc(1024, GFP_KERNEL);
 
@@ -19,6 +23,11 @@ static int __init stria_selftest_leak_init(void)
 	pr_info("stria_selftest_leak: 1024 bytes allocated and forgotten (%d)\n",
 		READ_ONCE(p[0]));
 	return 0;
+}
+
+static int __init stria_selftest_leak_init(void)
+{
+	return stria_selftest_leak_alloc();
 }
 
 static void __exit stria_selftest_leak_exit(void)

@@ -20,7 +20,9 @@ from pathlib import Path
 
 # a module of this project, as %pS names it
 OWN_MODULE = re.compile(r"\[(stria\w*)\]")
-FRAME = re.compile(r"^\s+\[<[0-9a-fx]+>\]\s+(\S.*)$")
+# a backtrace line: "    [<hash>] func+0x1/0x2 [mod]" (6.1), "    func+0x1/0x2
+# [mod]" (6.12: no address)
+FRAME = re.compile(r"^ {4}(?:\[<[0-9a-fx]+>\]\s+)?(\S.*)$")
 BARE = re.compile(r"^0x([0-9a-f]+)$")
 # a bare address past the last symbol of a module still in the module: the
 # largest function stria has is well under this
@@ -54,13 +56,19 @@ class ModuleSymbols:
 def parse_report(text: str) -> list[Leak]:
     """The objects of a /sys/kernel/debug/kmemleak report."""
     leaks: list[Leak] = []
+    in_trace = False
     for line in text.splitlines():
         if line.startswith("unreferenced object"):
             leaks.append(Leak(line.strip()))
-        elif leaks:
+            in_trace = False
+        elif line.strip().startswith("backtrace"):
+            in_trace = bool(leaks)
+        elif in_trace:
             m = FRAME.match(line)
             if m:
                 leaks[-1].frames.append(m.group(1).strip())
+            else:
+                in_trace = False
     return leaks
 
 

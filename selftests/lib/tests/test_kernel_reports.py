@@ -12,19 +12,23 @@ import pytest
 from striatest import kernels, kmemleak, runner
 
 
-def report(obj: str, size: int, comm: str, *frames: str) -> str:
-    """One object of a kmemleak report, in the shape 6.1 and 6.12 print."""
+def report(obj: str, size: int, comm: str, *frames: str, addr: bool = True) -> str:
+    """One object of a kmemleak report: 6.1 prints each frame's address in
+    brackets, 6.12 (addr=False) only the symbol."""
     lines = [f"unreferenced object 0x{obj} (size {size}):",
              f'  comm "{comm}", pid 231, jiffies 4294899402',
              "  hex dump (first 16 bytes):",
              "    5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a 5a  ZZZZZZZZZZZZZZZZ",
              "  backtrace (crc 8d2a5f1e):"]
-    return "\n".join(lines + [f"    [<{f.split()[0]}>] {f.split(None, 1)[1]}" for f in frames]) + "\n"
+    for f in frames:
+        where, sym = f.split(None, 1)
+        lines.append(f"    [<{where}>] {sym}" if addr else f"    {sym}")
+    return "\n".join(lines) + "\n"
 
 
 KMALLOC = "ffffffff81c11e52 __kmalloc_cache_noprof+0x2b2/0x390"
 LEAK_LOADED = report("ffff888004a1c000", 1024, "insmod", KMALLOC,
-                     "ffffffffc0a0b04a stria_selftest_leak_init+0x4a/0xff0 "
+                     "ffffffffc0a0b04a stria_selftest_leak_alloc+0x4a/0xa0 "
                      "[stria_selftest_leak]",
                      "ffffffff810021c3 do_one_initcall+0xa3/0x3f0")
 LEAK_KERNEL = report("ffff888003f2d600", 64, "swapper/0", KMALLOC,
@@ -50,8 +54,19 @@ def test_parse_report_objects_and_frames() -> None:
 def test_owner_is_a_module_of_the_project() -> None:
     loaded, kernel = kmemleak.parse_report(LEAK_LOADED + LEAK_KERNEL)
     assert kmemleak.owner(loaded, []) == \
-        "stria_selftest_leak_init+0x4a/0xff0 [stria_selftest_leak]"
+        "stria_selftest_leak_alloc+0x4a/0xa0 [stria_selftest_leak]"
     assert kmemleak.owner(kernel, []) is None
+
+
+def test_frames_without_addresses_as_612_prints_them() -> None:
+    text = report("ffff888004d44000", 1024, "insmod", KMALLOC,
+                  "ffffffffc0b1c0f4 0xffffffffc0b1c0f4",
+                  "ffffffff810021c3 do_one_initcall+0xd7/0x420", addr=False)
+    (leak,) = kmemleak.parse_report(text)
+    assert leak.frames == ["__kmalloc_cache_noprof+0x2b2/0x390", "0xffffffffc0b1c0f4",
+                           "do_one_initcall+0xd7/0x420"]
+    syms = kmemleak.parse_modsyms("stria", STRIA_SYMS)
+    assert kmemleak.owner(leak, [syms]) == "stria_ctl_ioctl+0xf4 [stria] (unloaded)"
 
 
 def test_owner_of_a_bare_address_from_the_saved_symbols() -> None:

@@ -69,10 +69,14 @@ $(PROBE_DIR)/compat_probes.h: scripts/probe-kernel $(wildcard drivers/stria/prob
 probe: $(PROBE_DIR)/compat_probes.h
 
 # W=1 is the default: the module must build without warnings.
+# The objects live in the tree whatever the kernel, so builds for two
+# kernels at once (the stock and debug runners, a host test's runner)
+# would link one's objects into the other's module: one build at a time.
+MODULE_LOCK = flock $(BUILD)/.module-build.lock
 module: probe
-	$(MAKE) -C $(KDIR) M=$(CURDIR) STRIA_PROBE_DIR=$(PROBE_DIR) W=1 modules
-	mkdir -p $(KBUILD_OUT)
-	scripts/install-changed drivers/stria/*.ko $(KBUILD_OUT)
+	mkdir -p $(BUILD) $(KBUILD_OUT)
+	$(MODULE_LOCK) sh -c '$(MAKE) -C $(KDIR) M=$(CURDIR) STRIA_PROBE_DIR=$(PROBE_DIR) W=1 modules && \
+		scripts/install-changed drivers/stria/*.ko $(KBUILD_OUT)'
 
 tools:
 	$(MAKE) -C tools/striactl

@@ -790,6 +790,7 @@ static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 			busy = sop->busy;
 			sop->busy = false;
 			spin_unlock_irqrestore(&b->lock, flags);
+			stria_test_delay(STRIA_DELAY_SOP_MERGED);
 			this_cpu_inc(r->stats->merged);
 			if (busy)
 				stria_r56_cpu_unbusy(r, cpu);
@@ -805,6 +806,7 @@ static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 		}
 		list_add_tail(&sop->wait_entry, &owner->waiters);
 		spin_unlock_irqrestore(&b->lock, flags);
+		stria_test_delay(STRIA_DELAY_SOP_WAIT);
 		this_cpu_inc(r->stats->lock_waits);
 		return;
 	}
@@ -836,11 +838,14 @@ static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 			      HRTIMER_MODE_REL);
 	}
 	spin_unlock_irqrestore(&b->lock, flags);
-	if (!park)
-		stria_sop_run(sop);
-	else if (busy)
+	if (park) {
+		stria_test_delay(STRIA_DELAY_SOP_PARKED);
 		/* parked, it waits only while its CPU has others in flight */
-		stria_r56_cpu_unbusy(r, cpu);
+		if (busy)
+			stria_r56_cpu_unbusy(r, cpu);
+	} else {
+		stria_sop_run(sop);
+	}
 }
 
 /* Release the stripe lock to the first waiter, which inherits the rest. */

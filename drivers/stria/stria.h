@@ -7,6 +7,7 @@
 
 #include <linux/bio.h>
 #include <linux/blk-mq.h>
+#include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
@@ -464,5 +465,24 @@ u64 stria_array_io_count(struct stria_array *a);
 
 /* sysfs.c */
 extern const struct attribute_group *stria_disk_groups[];
+
+/* inject.c: spots where tests may have the code sleep (test_delay_at) */
+enum stria_delay_point {
+	STRIA_DELAY_SOP_WAIT	= 1U << 0,	/* a sop queued on a busy stripe */
+	STRIA_DELAY_SOP_MERGED	= 1U << 1,	/* merged into a parked sop */
+	STRIA_DELAY_SOP_PARKED	= 1U << 2,	/* a sop parked */
+	STRIA_DELAY_REPLACE_END	= 1U << 3,	/* before a replacement's swap */
+	STRIA_DELAY_ALL		= (1U << 4) - 1,
+};
+
+DECLARE_STATIC_KEY_FALSE(stria_delay_key);
+void __stria_test_delay(u32 point);
+
+/* Sleep at @point if a test asked for it; one untaken branch otherwise. */
+static inline void stria_test_delay(u32 point)
+{
+	if (static_branch_unlikely(&stria_delay_key))
+		__stria_test_delay(point);
+}
 
 #endif /* _STRIA_H */

@@ -355,6 +355,8 @@ static void stria_sync_work(struct work_struct *work)
 		stria_sync_throttle(a, &t, pos - skipped);
 		cond_resched();
 	}
+	if (action == STRIA_SYNC_REPLACE)
+		stria_test_delay(STRIA_DELAY_REPLACE_END);
 	stria_sync_finish(a, pos, ret);
 }
 

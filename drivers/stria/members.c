@@ -723,23 +723,35 @@ void stria_repl_failed(struct stria_array *a, blk_status_t st)
  * superblock erased. Else the replacement is a spare again, or is released
  * when it failed.
  *
- * Return: @ret, or -EIO when the replacement could not flush its cache.
+ * The copy looks at the replacement before each stripe only, and user
+ * writes go on until the queue is frozen: the replacement may fail one
+ * after the copy's last look. So the swap is decided with the queue
+ * frozen, when every write the member got has ended: the replacement must
+ * not have failed one, and must flush its cache. Else the swap is refused
+ * and the member stays in service.
+ *
+ * Return: @ret, or -EIO when the replacement failed a write or could not
+ * flush its cache, or the member failed.
  */
 int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
 {
 	u32 r = a->repl_role;
 	struct stria_member *m = &a->members[r], old = { }, repl;
+	const char *refused = NULL;
 	unsigned int memflags;
 
 	lockdep_assert_held(&a->cfg_lock);
-	if (!ret && blkdev_issue_flush(a->repl.dev.bdev)) {
-		stria_repl_failed(a, BLK_STS_IOERR);
-		ret = -EIO;
-	}
-	if (!ret && !stria_member_in_sync(m))
-		ret = -EIO;
 	memflags = stria_freeze_queue(a->disk->queue);
 	down_write(&a->sync.stripe_sem);
+	if (!ret && blkdev_issue_flush(a->repl.dev.bdev)) {
+		stria_repl_failed(a, BLK_STS_IOERR);
+		refused = "could not flush its cache";
+	} else if (!ret &&
+		   READ_ONCE(a->repl.state) != STRIA_STATE_REPLACEMENT) {
+		refused = "failed a write during the copy";
+	}
+	if (refused || (!ret && !stria_member_in_sync(m)))
+		ret = -EIO;
 	mutex_lock(&a->sb_lock);
 	repl = a->repl;
 	WRITE_ONCE(a->repl_role, STRIA_NO_MEMBER);
@@ -774,9 +786,15 @@ int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
 		stria_bdev_close(&old.dev);
 		return 0;
 	}
+	if (refused)
+		pr_warn("stria%d: the replace of member %u is refused: %pg %s; %pg stays in service, %pg is released\n",
+			a->index, r, repl.dev.bdev, refused, m->dev.bdev,
+			repl.dev.bdev);
 	if (repl.dev.bdev) {
-		pr_warn("stria%d: the replace of member %u stopped at %llu of %llu sectors: %pg failed and is released\n",
-			a->index, r, pos, a->geom.member_sectors, repl.dev.bdev);
+		if (!refused)
+			pr_warn("stria%d: the replace of member %u stopped at %llu of %llu sectors: %pg failed and is released\n",
+				a->index, r, pos, a->geom.member_sectors,
+				repl.dev.bdev);
 		stria_unlink_holder(a, &repl);
 		stria_bdev_close(&repl.dev);
 	} else {

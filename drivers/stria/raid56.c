@@ -747,6 +747,11 @@ static void stria_sop_run_parked(struct stria_sop *sop)
  * caller to run once it has started the rest of its request: running one
  * takes long enough (copies, parity) that the parks of the request's later
  * slices would run out of merge_wait_us meanwhile.
+ *
+ * Once the bucket lock is released, a sop that waits, merged or parked is
+ * another CPU's to run, end and free: only what was read before is used
+ * after it (the sop's array, CPU and busy count). A parked sop the merge
+ * filled is the caller's, as nobody else runs a sop that is not parked.
  */
 static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 {
@@ -770,7 +775,7 @@ static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 
 		if (owner->key != sop->key)
 			continue;
-		ost = per_cpu_ptr(owner->r->streams, owner->cpu);
+		ost = per_cpu_ptr(r->streams, owner->cpu);
 		if (sop->write && !sop->sync) {
 			spin_lock(&ost->lock);
 			if (owner->parked && stria_sop_merge(owner, sop)) {

@@ -1276,6 +1276,7 @@ static void stria_raid56_exit(struct stria_array *a)
 	}
 	mempool_destroy(r->page_pool);
 	mempool_destroy(r->sop_pool);
+	kmem_cache_destroy(r->sop_cache);
 	free_percpu(r->streams);
 	free_percpu(r->stats);
 	kvfree(r->buckets);
@@ -1287,6 +1288,7 @@ static int stria_raid56_init(struct stria_array *a)
 {
 	u32 n = a->nr_members, chunk = 1U << a->geom.chunk_shift, i;
 	struct stria_raid56 *r;
+	char name[32];
 	int cpu;
 
 	r = kzalloc_node(sizeof(*r), GFP_KERNEL, a->node);
@@ -1321,9 +1323,14 @@ static int stria_raid56_init(struct stria_array *a)
 				      2 * sizeof(u32)), sizeof(long)) +
 		       BITS_TO_LONGS(r->nr_slots) * sizeof(long);
 	r->sop_size = r->sop_clear + r->nr_slots * sizeof(struct page *);
-	r->sop_pool = mempool_create_node(1, mempool_kmalloc, mempool_kfree,
-					  (void *)r->sop_size, GFP_KERNEL,
-					  a->node);
+	/* a slab of its own, as md's stripe heads: slabinfo, failslab */
+	snprintf(name, sizeof(name), "stria%d_sop", a->index);
+	r->sop_cache = kmem_cache_create(name, r->sop_size, 0, 0, NULL);
+	if (!r->sop_cache)
+		goto nomem;
+	r->sop_pool = mempool_create_node(1, mempool_alloc_slab,
+					  mempool_free_slab, r->sop_cache,
+					  GFP_KERNEL, a->node);
 	r->page_pool = mempool_create_node(2 * n * r->slice_pages,
 					   mempool_alloc_pages,
 					   mempool_free_pages, (void *)0,

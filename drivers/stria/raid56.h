@@ -120,6 +120,7 @@ struct stria_r56_bucket {
  * @sop_clear: bytes of a sop cleared when it is allocated: all but its
  *	page slots, which only the bits of @used make valid
  * @sop_size: bytes of a sop with its arrays
+ * @sop_cache: the slab of sops (stria<N>_sop)
  * @sop_pool: sops, one reserved
  * @page_pool: pages, one sop's worth reserved
  * @reserve_lock: one sop at a time allocates from @page_pool's reserve
@@ -141,6 +142,7 @@ struct stria_raid56 {
 	u32 nr_slots;
 	size_t sop_clear;
 	size_t sop_size;
+	struct kmem_cache *sop_cache;
 	mempool_t *sop_pool;
 	mempool_t *page_pool;
 	struct mutex reserve_lock;

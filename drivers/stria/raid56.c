@@ -25,7 +25,11 @@
  *    or a degraded write when a member has failed;
  * 3. takes its pages from a per-CPU cache, the page allocator, or, when
  *    both fail, the array's page mempool, which holds one sop's worth and
- *    which one sop at a time may wait on: a write never fails for memory;
+ *    which one sop at a time may wait on: a write never fails for memory.
+ *    queue_rq() never waits for memory (stria_sop_alloc_pages()): it
+ *    allocates a request's sops without waiting or hands the request back
+ *    to blk-mq, and a sop whose pages are not there at once continues in
+ *    its CPU's work item, which may wait;
  * 4. reads what the plan needs and, when the reads are back, continues in a
  *    work item on the submitting CPU's bound workqueue (parity must not run
  *    in a member's interrupt handler); with nothing to read (full-stripe
@@ -81,8 +85,8 @@ static const char *const stria_r56_method_names[STRIA_PARITY_METHODS] = {
 	"full_stripe", "rmw", "rcw", "degraded_write", "degraded_read", "sync",
 };
 
-static void stria_sop_run(struct stria_sop *sop);
-static void stria_sop_run_parked(struct stria_sop *sop);
+static void stria_sop_run(struct stria_sop *sop, bool wait);
+static void stria_sop_run_parked(struct stria_sop *sop, bool wait);
 
 /* ---- I/O -------------------------------------------------------------- */
 
@@ -383,7 +387,8 @@ static void stria_sop_after_reads(struct stria_sop *sop)
 		sop->retry = false;
 		this_cpu_inc(r->stats->read_retries);
 		stria_sop_free_pages(sop);
-		stria_sop_run(sop);
+		/* reads were out: this is the work, which may wait */
+		stria_sop_run(sop, true);
 		return;
 	}
 	if (sop->status) {
@@ -416,18 +421,23 @@ static void stria_sop_after_reads(struct stria_sop *sop)
 	stria_sop_done(sop);
 }
 
-/* Work: a sop's stripe lock came free, or its reads are back. */
+/*
+ * Work: a sop's stripe lock came free, it waits for memory, or its reads
+ * are back. It runs with no bio of its own on current->bio_list, so it
+ * may wait for the page reserve.
+ */
 static void stria_sop_work(struct work_struct *work)
 {
 	struct stria_sop *sop = container_of(work, struct stria_sop, work);
 
 	if (sop->phase == STRIA_SOP_LOCK_WAIT) {
 		if (sop->timed)
-			stria_sop_run_parked(sop);
+			stria_sop_run_parked(sop, true);
 		else
-			stria_sop_run(sop);
-	} else
+			stria_sop_run(sop, true);
+	} else {
 		stria_sop_after_reads(sop);
+	}
 }
 
 /*
@@ -454,11 +464,28 @@ static void stria_sop_copy_in(struct stria_sop *sop)
 		stria_sop_copy_mine(sop, c);
 }
 
+/* Count and trace the plan of a sop that runs: @reads per segment. */
+static void stria_sop_account(struct stria_sop *sop, const u64 *reads)
+{
+	struct stria_raid56 *r = sop->r;
+	u32 k;
+
+	for (k = 0; k < sop->nsegs; k++) {
+		struct stria_parity_seg *sg = &sop->segs[k];
+
+		this_cpu_inc(r->stats->ops[sg->method]);
+		trace_stria_stripe(r->a->index, sop->stripe, sg->start, sg->end,
+				   sg->method, hweight64(reads[k]));
+	}
+}
+
 /*
  * The sop holds its stripe lock: plan, allocate, read or go straight to the
- * writes. Process context.
+ * writes. Process context. Without @wait (queue_rq) a sop whose pages
+ * cannot be had at once goes to its CPU's work, which may wait for them
+ * (see stria_sop_alloc_pages()): it holds its stripe lock meanwhile.
  */
-static void stria_sop_run(struct stria_sop *sop)
+static void stria_sop_run(struct stria_sop *sop, bool wait)
 {
 	struct stria_raid56 *r = sop->r;
 	struct stria_array *a = r->a;
@@ -488,13 +515,8 @@ static void stria_sop_run(struct stria_sop *sop)
 	stria_sop_plan(sop, nf > 0);
 	for (k = 0; k < sop->nsegs; k++) {
 		struct stria_parity_seg *sg = &sop->segs[k];
-		u32 reads;
 
 		masks[k] = stria_seg_reads(sop, sg);
-		reads = hweight64(masks[k]);
-		this_cpu_inc(r->stats->ops[sg->method]);
-		trace_stria_stripe(a->index, sop->stripe, sg->start, sg->end,
-				   sg->method, reads);
 		/* every member's OLD buffer: what is read, or rebuilt */
 		for (i = 0; i < a->nr_members; i++)
 			if (masks[k] & (1ULL << i) ||
@@ -523,7 +545,15 @@ static void stria_sop_run(struct stria_sop *sop)
 			stria_sop_want(sop, STRIA_R56_NEW, sop->dmember[i],
 				       sop->ranges[i].start,
 				       sop->ranges[i].end);
-	stria_sop_alloc_pages(sop);
+	if (!stria_sop_alloc_pages(sop, wait)) {
+		stria_sop_free_pages(sop);
+		this_cpu_inc(r->stats->mem_deferred);
+		sop->phase = STRIA_SOP_LOCK_WAIT;
+		/* the last touch: the work may run it to its end */
+		queue_work_on(sop->cpu, r->wq, &sop->work);
+		return;
+	}
+	stria_sop_account(sop, masks);
 	if (sop->write)
 		stria_sop_copy_in(sop);
 
@@ -730,14 +760,14 @@ static void stria_r56_cpu_unbusy(struct stria_raid56 *r, int cpu)
  * itself when it finds the sop gone on), and its writer is let go.
  * Process context.
  */
-static void stria_sop_run_parked(struct stria_sop *sop)
+static void stria_sop_run_parked(struct stria_sop *sop, bool wait)
 {
 	hrtimer_cancel(&sop->park);
 	sop->timed = false;
 	if (sop->writer)
 		put_task_struct(sop->writer);
 	sop->writer = NULL;
-	stria_sop_run(sop);
+	stria_sop_run(sop, wait);
 }
 
 /*
@@ -746,14 +776,16 @@ static void stria_sop_run_parked(struct stria_sop *sop)
  * sop the merge fills runs at once, or, with @filled, is put there for the
  * caller to run once it has started the rest of its request: running one
  * takes long enough (copies, parity) that the parks of the request's later
- * slices would run out of merge_wait_us meanwhile.
+ * slices would run out of merge_wait_us meanwhile. @wait: the caller may
+ * wait for memory (not queue_rq, see stria_sop_run()).
  *
  * Once the bucket lock is released, a sop that waits, merged or parked is
  * another CPU's to run, end and free: only what was read before is used
  * after it (the sop's array, CPU and busy count). A parked sop the merge
  * filled is the caller's, as nobody else runs a sop that is not parked.
  */
-static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
+static void stria_sop_start(struct stria_sop *sop, struct list_head *filled,
+			    bool wait)
 {
 	struct stria_r56_bucket *b = stria_sop_bucket(sop);
 	struct stria_raid56 *r = sop->r;
@@ -805,7 +837,7 @@ static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 					/* unparked: park_entry is free */
 					list_add_tail(&owner->park_entry, filled);
 				else
-					stria_sop_run_parked(owner);
+					stria_sop_run_parked(owner, wait);
 			}
 			return;
 		}
@@ -849,7 +881,7 @@ static void stria_sop_start(struct stria_sop *sop, struct list_head *filled)
 		if (busy)
 			stria_r56_cpu_unbusy(r, cpu);
 	} else {
-		stria_sop_run(sop);
+		stria_sop_run(sop, wait);
 	}
 }
 
@@ -921,14 +953,21 @@ static void stria_sop_done(struct stria_sop *sop)
 		complete(&sync->done);
 }
 
-/* A sop for slice @slice of stripe @stripe of @rq. Process context. */
+/*
+ * A sop for slice @slice of stripe @stripe of @rq. Process context. With
+ * GFP_NOWAIT (queue_rq, which must not wait for memory: see
+ * stria_sop_alloc_pages()) it may fail; the reserve holds what one request
+ * needs, and comes back as the sops in flight end.
+ */
 static struct stria_sop *stria_sop_alloc(struct stria_raid56 *r,
 					 struct request *rq, u64 stripe,
-					 u32 slice, bool write)
+					 u32 slice, bool write, gfp_t gfp)
 {
-	struct stria_sop *sop = mempool_alloc(r->sop_pool, GFP_NOIO);
+	struct stria_sop *sop = mempool_alloc(r->sop_pool, gfp);
 	u32 i;
 
+	if (!sop)
+		return NULL;
 	memset(sop, 0, r->sop_clear);
 	sop->r = r;
 	sop->rq = rq;
@@ -1038,12 +1077,29 @@ static bool stria_r56_sequential(struct stria_raid56 *r, u64 pos, u32 len,
 	return seq;
 }
 
+/*
+ * queue_rq could not allocate every sop of @rq (on @sops, by wait_entry)
+ * without waiting: free them, nothing was started, and blk-mq retries the
+ * request once others ended or a little later.
+ */
+static blk_status_t stria_r56_nomem(struct stria_raid56 *r,
+				    struct list_head *sops)
+{
+	struct stria_sop *sop, *next;
+
+	list_for_each_entry_safe(sop, next, sops, wait_entry)
+		mempool_free(sop, r->sop_pool);
+	this_cpu_inc(r->stats->mem_retries);
+	return BLK_STS_RESOURCE;
+}
+
 static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 {
 	struct stria_raid56 *r = a->r56;
 	u32 off, len = blk_rq_sectors(rq), k, i, shift = a->geom.chunk_shift;
-	struct stria_sop *o, *next;
+	struct stria_sop *sop, *next;
 	LIST_HEAD(filled);
+	LIST_HEAD(sops);
 	u64 stripe;
 	bool seq;
 
@@ -1051,36 +1107,43 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 		return BLK_STS_IOERR;
 	if (!stria_rq_bitmap_begin(a, rq, stripe << shift))
 		return BLK_STS_RESOURCE;
-	stria_rq_begin(rq);
-	stria_count_io(a, rq);
-	seq = stria_r56_sequential(r, blk_rq_pos(rq), len,
-				   !off && len < stria_geom_stripe_sectors(&a->geom));
+	/* every sop first: one that cannot be had leaves nothing started */
 	for (k = 0; k < r->nr_slices; k++) {
 		u32 lo = k * r->slice, hi = lo + r->slice;
-		struct stria_sop *sop = NULL;
 
+		sop = NULL;
 		for (i = 0; i < r->nd; i++) {
 			struct stria_range rg = stria_r56_cols(shift, i, off,
 							       len, lo, hi);
 
 			if (rg.start == rg.end)
 				continue;
-			if (!sop)
-				sop = stria_sop_alloc(r, rq, stripe, k, true);
+			if (!sop) {
+				sop = stria_sop_alloc(r, rq, stripe, k, true,
+						      GFP_NOWAIT);
+				if (!sop)
+					return stria_r56_nomem(r, &sops);
+				list_add_tail(&sop->wait_entry, &sops);
+			}
 			sop->ranges[i] = rg;
 			sop->mine[i] = rg;
 		}
-		if (!sop)
-			continue;
+	}
+	stria_rq_begin(rq);
+	stria_count_io(a, rq);
+	seq = stria_r56_sequential(r, blk_rq_pos(rq), len,
+				   !off && len < stria_geom_stripe_sectors(&a->geom));
+	list_for_each_entry_safe(sop, next, &sops, wait_entry) {
+		list_del_init(&sop->wait_entry);
 		stria_rq_get(rq);
 		sop->seq = seq;
 		stria_sop_busy(sop);
-		stria_sop_start(sop, &filled);
+		stria_sop_start(sop, &filled, false);
 	}
 	/* the parked sops this request filled, once all its slices merged */
-	list_for_each_entry_safe(o, next, &filled, park_entry) {
-		list_del_init(&o->park_entry);
-		stria_sop_run_parked(o);
+	list_for_each_entry_safe(sop, next, &filled, park_entry) {
+		list_del_init(&sop->park_entry);
+		stria_sop_run_parked(sop, false);
 	}
 	stria_rq_put(rq, BLK_STS_OK);
 	return BLK_STS_OK;
@@ -1113,7 +1176,9 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 	u32 off, len = blk_rq_sectors(rq), shift = a->geom.chunk_shift;
 	u32 chunk = 1U << shift, i, first, last;
 	u32 skip = stria_rq_repair_member(rq);
-	u64 stripe;
+	struct stria_sop *sop, *next;
+	u64 stripe, rebuild = 0;
+	LIST_HEAD(sops);
 
 	if (!stria_r56_where(a, rq, &stripe, &off))
 		return BLK_STS_IOERR;
@@ -1131,25 +1196,20 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 						  (off & (chunk - 1)));
 	}
 
-	stria_rq_begin(rq);
-	stria_count_io(a, rq);
+	/*
+	 * The chunks to rebuild, a slice at a time, and their sops first: one
+	 * that cannot be had leaves nothing started (stria_r56_nomem())
+	 */
 	for (i = first; i <= last; i++) {
 		u32 mi = stria_raid56_data_member(&a->geom, stripe, i);
-		struct stria_member *m = &a->members[mi];
 		u32 s = max(off, i << shift), e = min(off + len, (i + 1) << shift);
 		u32 k;
 
-		if (stria_member_in_sync(m) && mi != skip) {
-			stria_r56_read_direct(a, rq, m, s - off, e - off,
-					      a->data_offset +
-					      (stripe << shift) +
-					      (s & (chunk - 1)));
+		if (stria_member_in_sync(&a->members[mi]) && mi != skip)
 			continue;
-		}
-		/* rebuild it, a slice at a time */
+		rebuild |= 1ULL << i;
 		for (k = (s & (chunk - 1)) / r->slice;
 		     k * r->slice < ((e - 1) & (chunk - 1)) + 1; k++) {
-			struct stria_sop *sop;
 			struct stria_range rg = stria_r56_cols(shift, i, off,
 							       len, k * r->slice,
 							       (k + 1) *
@@ -1157,13 +1217,32 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 
 			if (rg.start == rg.end)
 				continue;
-			sop = stria_sop_alloc(r, rq, stripe, k, false);
+			sop = stria_sop_alloc(r, rq, stripe, k, false,
+					      GFP_NOWAIT);
+			if (!sop)
+				return stria_r56_nomem(r, &sops);
+			list_add_tail(&sop->wait_entry, &sops);
 			sop->ranges[i] = rg;
 			sop->skip = skip;
 			sop->repair = mi == skip;
-			stria_rq_get(rq);
-			stria_sop_start(sop, NULL);
 		}
+	}
+	stria_rq_begin(rq);
+	stria_count_io(a, rq);
+	for (i = first; i <= last; i++) {
+		u32 mi = stria_raid56_data_member(&a->geom, stripe, i);
+		u32 s = max(off, i << shift), e = min(off + len, (i + 1) << shift);
+
+		if (!(rebuild & (1ULL << i)))
+			stria_r56_read_direct(a, rq, &a->members[mi], s - off,
+					      e - off, a->data_offset +
+					      (stripe << shift) +
+					      (s & (chunk - 1)));
+	}
+	list_for_each_entry_safe(sop, next, &sops, wait_entry) {
+		list_del_init(&sop->wait_entry);
+		stria_rq_get(rq);
+		stria_sop_start(sop, NULL, false);
 	}
 	stria_rq_put(rq, BLK_STS_OK);
 	return BLK_STS_OK;
@@ -1205,11 +1284,12 @@ static int stria_raid56_sync_stripe(struct stria_array *a, u64 stripe,
 	atomic64_set(&sync.mismatches, 0);
 	init_completion(&sync.done);
 	for (k = 0; k < r->nr_slices; k++) {
+		/* the sync worker may wait: its sops in flight give theirs back */
 		struct stria_sop *sop = stria_sop_alloc(r, NULL, stripe, k,
-							false);
+							false, GFP_NOIO);
 
 		sop->sync = &sync;
-		stria_sop_start(sop, NULL);
+		stria_sop_start(sop, NULL, true);
 	}
 	wait_for_completion(&sync.done);
 	if (mismatches)
@@ -1328,9 +1408,9 @@ static int stria_raid56_init(struct stria_array *a)
 	r->sop_cache = kmem_cache_create(name, r->sop_size, 0, 0, NULL);
 	if (!r->sop_cache)
 		goto nomem;
-	r->sop_pool = mempool_create_node(1, mempool_alloc_slab,
-					  mempool_free_slab, r->sop_cache,
-					  GFP_KERNEL, a->node);
+	r->sop_pool = mempool_create_node(r->np * r->nr_slices,
+					  mempool_alloc_slab, mempool_free_slab,
+					  r->sop_cache, GFP_KERNEL, a->node);
 	r->page_pool = mempool_create_node(2 * n * r->slice_pages,
 					   mempool_alloc_pages,
 					   mempool_free_pages, (void *)0,
@@ -1388,6 +1468,8 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 		sum.merge_timeouts += s->merge_timeouts;
 		sum.merge_idle += s->merge_idle;
 		sum.read_repairs += s->read_repairs;
+		sum.mem_retries += s->mem_retries;
+		sum.mem_deferred += s->mem_deferred;
 	}
 	for (k = 0; k < STRIA_PARITY_METHODS; k++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n",
@@ -1403,6 +1485,9 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 	len += sysfs_emit_at(buf, len, "merge_idle %llu\n", sum.merge_idle);
 	len += sysfs_emit_at(buf, len, "read_repairs %llu\n",
 			     sum.read_repairs);
+	len += sysfs_emit_at(buf, len, "mem_retries %llu\n", sum.mem_retries);
+	len += sysfs_emit_at(buf, len, "mem_deferred %llu\n",
+			     sum.mem_deferred);
 	return len;
 }
 

@@ -41,6 +41,10 @@
  * @merge_idle: waiting partial-stripe writes that went on unfilled
  *	because no other write of their CPU was left in flight
  * @read_repairs: member reads that failed, rebuilt and written back
+ * @mem_retries: requests handed back to blk-mq (BLK_STS_RESOURCE) because
+ *	their stripe operations could not be allocated without waiting
+ * @mem_deferred: stripe operations whose pages could not be had without
+ *	waiting in queue_rq, continued by the workqueue
  */
 struct stria_r56_stats {
 	u64 ops[STRIA_PARITY_METHODS];
@@ -51,6 +55,8 @@ struct stria_r56_stats {
 	u64 merge_timeouts;
 	u64 merge_idle;
 	u64 read_repairs;
+	u64 mem_retries;
+	u64 mem_deferred;
 };
 
 /**
@@ -121,7 +127,7 @@ struct stria_r56_bucket {
  *	page slots, which only the bits of @used make valid
  * @sop_size: bytes of a sop with its arrays
  * @sop_cache: the slab of sops (stria<N>_sop)
- * @sop_pool: sops, one reserved
+ * @sop_pool: sops, the most one request needs (@np * @nr_slices) reserved
  * @page_pool: pages, one sop's worth reserved
  * @reserve_lock: one sop at a time allocates from @page_pool's reserve
  * @pcache: per-CPU free pages
@@ -325,7 +331,7 @@ static inline u32 stria_sop_piece_end(struct stria_sop *sop, u32 col,
 
 /* raid56_buf.c */
 void stria_sop_want(struct stria_sop *sop, u32 which, u32 m, u32 s, u32 e);
-void stria_sop_alloc_pages(struct stria_sop *sop);
+bool stria_sop_alloc_pages(struct stria_sop *sop, bool wait);
 void stria_sop_free_pages(struct stria_sop *sop);
 void stria_sop_copy(struct stria_sop *sop, struct request *rq, u32 which,
 		    u32 i, u32 s, u32 e, bool to_buf);

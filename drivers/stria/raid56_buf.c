@@ -20,7 +20,11 @@
 
 /* ---- pages ------------------------------------------------------------ */
 
-static struct page *stria_r56_page_get(struct stria_raid56 *r)
+/*
+ * A page from this CPU's cache, else the page allocator: without reclaim
+ * when the caller may not wait (queue_rq), else with a little of it.
+ */
+static struct page *stria_r56_page_get(struct stria_raid56 *r, bool wait)
 {
 	struct stria_r56_pcache *pc;
 	struct page *pg = NULL;
@@ -33,8 +37,9 @@ static struct page *stria_r56_page_get(struct stria_raid56 *r)
 	local_unlock_irqrestore(&r->pcache->lock, flags);
 	if (pg)
 		return pg;
-	return alloc_pages_node(r->a->node,
-				GFP_NOIO | __GFP_NORETRY | __GFP_NOWARN, 0);
+	return alloc_pages_node(r->a->node, __GFP_NOWARN |
+				(wait ? GFP_NOIO | __GFP_NORETRY : GFP_NOWAIT),
+				0);
 }
 
 /* Any context. Refills the reserve first, then this CPU's cache. */
@@ -86,13 +91,20 @@ void stria_sop_want(struct stria_sop *sop, u32 which, u32 m, u32 s, u32 e)
 /**
  * stria_sop_alloc_pages() - allocate every planned page of a sop
  * @sop: the sop
+ * @wait: the caller may wait for the reserve: a work item, not queue_rq
  *
- * Process context; never fails. When the cache and the page allocator both
- * fail, the rest comes from the reserve, which one sop at a time may wait
- * on: the sops in flight give their pages back to it first, so the one
- * waiting always gets its share.
+ * Process context. When the cache and the page allocator both fail, the
+ * rest comes from the reserve, which one sop at a time may wait on: the
+ * sops in flight give their pages back to it first, so the one waiting
+ * always gets its share. queue_rq() must not wait for them: it may run
+ * inside the submitter's submit_bio(), where the bios of its earlier sops
+ * (which hold pages) wait on current->bio_list until it returns. Without
+ * @wait the reserve is not touched.
+ *
+ * Return: true when every page is there (always with @wait); false when
+ * the sop must wait for some (its pages so far stay in @sop->pages).
  */
-void stria_sop_alloc_pages(struct stria_sop *sop)
+bool stria_sop_alloc_pages(struct stria_sop *sop, bool wait)
 {
 	struct stria_raid56 *r = sop->r;
 	bool reserve = false;
@@ -103,8 +115,10 @@ void stria_sop_alloc_pages(struct stria_sop *sop)
 
 		if (sop->pages[i])
 			continue;
-		pg = reserve ? NULL : stria_r56_page_get(r);
+		pg = reserve ? NULL : stria_r56_page_get(r, wait);
 		if (!pg) {
+			if (!wait)
+				return false;
 			if (!reserve) {
 				mutex_lock(&r->reserve_lock);
 				reserve = true;
@@ -115,6 +129,7 @@ void stria_sop_alloc_pages(struct stria_sop *sop)
 	}
 	if (reserve)
 		mutex_unlock(&r->reserve_lock);
+	return true;
 }
 
 /**

@@ -19,8 +19,10 @@ from . import initramfs, kmemleak, profile, vm
 from .kernels import TOP, Kernel
 from .testfile import TestSpec
 
-# environment variables passed to tests: benchmark and profile knobs
-PASSED_ENV = ("STRIA_BENCH_", "STRIA_PROFILE_", "STRIA_INSN_", "STRIA_FUZZ_")
+# environment variables passed to tests: benchmark, profile and fuzz knobs,
+# and test knobs (STRIA_TEST_REPLACE_LOOPS=...)
+PASSED_ENV = ("STRIA_BENCH_", "STRIA_PROFILE_", "STRIA_INSN_", "STRIA_FUZZ_",
+              "STRIA_TEST_")
 
 # A kernel log line matching this fails the test (the brief's list).
 BAD_KERNEL_LOG = re.compile(

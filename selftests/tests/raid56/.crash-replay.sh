@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: GPL-2.0
+# The log-replay crash test, shared by raid56/015 (RAID5), 016 (RAID6) and
+# their long runs in selftests/long/ (a dot file: not a test itself).
+# Documentation/stria/testing.rst, "Crash tests that lose what a power cut
+# loses", explains the model and the checks.
+#
+# The test file sets, before sourcing this:
+#   CR_LEVEL  5 or 6
+#   CR_N      members (RAID5: 4, RAID6: 5: three data chunks a stripe each)
+#   CR_CUTS   cut points per array: a number, or "all" (every flush and FUA
+#             entry of the log, and at least 200). The debug kernel (KASAN,
+#             lockdep) runs each step about ten times slower: there a number
+#             becomes CR_DEBUG_CUTS and the workload CR_DEBUG_BATCHES
+#             batches, so the test stays within a few minutes.
+# and asks for VM_NVME=2: drive 0 holds the members while they are logged,
+# drive 1 the log.
+#
+# Per array (with a write-intent bitmap, then without one):
+#  1. create it over dm-linear slices of drive 0, write version 0 of every
+#     block, stop it: the starting image, copied to tmpfs;
+#  2. put dm-log-writes over drive 0, the slices over it, assemble, run the
+#     workload (stria-crashlog write: flushes with writes in flight, FUA
+#     batches, marks), stop cleanly, mark, tear down: the log;
+#  3. stria-crashlog order: the write-intent order on the log;
+#  4. stria-crashlog replay: the members rebuilt at each cut point on
+#     null_blk devices, the array assembled and checked there.
+
+CRASHLOG=$STRIA_TOP/build/tools/stria-crashlog
+CR_MEMBER_MB=2			# the smallest members: 1 MiB superblock area + 1 MiB data
+CR_MEMBER_SECTORS=$((CR_MEMBER_MB * 2048))
+CR_CHUNK=16K
+CR_REGION=64K			# 4 stripes a region: 16 regions
+CR_STRIPE_BLOCKS=12		# 3 data chunks of 16K
+CR_WINDOW_BLOCKS=96		# a batch writes in 2 regions
+CR_SPAN_BLOCKS=576		# 12 of the 16 regions are written; 4 keep the prefill
+CR_BATCHES=24
+CR_DEBUG_CUTS=24
+CR_DEBUG_BATCHES=12
+CR_SEED=${CR_SEED:-2207}
+
+crash_requires() {
+	_have_cmd dmsetup blkdiscard && _have_module dm-log-writes null_blk
+}
+
+cr_dm() {
+	dmsetup --noudevsync "$@"
+}
+
+# cr_slices DEV: dm-linear devices m0.. over consecutive slices of DEV.
+cr_slices() {
+	local i
+	for ((i = 0; i < CR_N; i++)); do
+		cr_dm create "m$i" --table \
+			"0 $CR_MEMBER_SECTORS linear $1 $((i * CR_MEMBER_SECTORS))" || return 1
+	done
+	dmsetup mknodes
+}
+
+cr_remove_slices() {
+	local i names=()
+	for ((i = 0; i < CR_N; i++)); do
+		names+=("m$i")
+	done
+	cr_dm remove "${names[@]}"
+}
+
+# cr_nullb: the members of the replay, null_blk devices cr0.. of the
+# members' size, 512-byte sectors as the logged drive.
+cr_nullb() {
+	local i d
+	modprobe null_blk nr_devices=0 || return 1
+	for ((i = 0; i < CR_N; i++)); do
+		d=/sys/kernel/config/nullb/cr$i
+		[ -d "$d" ] && continue
+		mkdir "$d" && echo "$CR_MEMBER_MB" >"$d/size" &&
+			echo 1 >"$d/memory_backed" && echo 512 >"$d/blocksize" &&
+			echo 1 >"$d/power" || return 1
+	done
+	wait_for "[ -b /dev/cr$((CR_N - 1)) ]" 10
+}
+
+# cr_summary TAG KEY: a value of the replay's summary.
+cr_summary() {
+	awk -v k="$2" '$1 == k { print $2 }' "/tmp/$1.summary"
+}
+
+# crash_replay TAG BITMAP [SELFTEST]: the whole run for one array; BITMAP
+# is a region size for --bitmap-chunk, or "none". With SELFTEST 1 the
+# checkers also show they can fail.
+crash_replay() {
+	local tag=$1 bitmap=$2 selftest=${3:-0} base=/dev/nvme0n1 log=/dev/nvme1n1 m=() i
+	local bm_args=(--bitmap-chunk "$bitmap") devs="" out t0=$SECONDS times=""
+	[ "$bitmap" = none ] && bm_args=(--bitmap none)
+	for ((i = 0; i < CR_N; i++)); do
+		m+=("/dev/mapper/m$i")
+		devs+=${devs:+,}/dev/cr$i
+	done
+
+	if ! blkdiscard -z -l $((CR_N * CR_MEMBER_MB))M "$base" || ! blkdiscard -z -l 1M "$log"; then
+		not_ok "$tag: zero the drives"
+		return 1
+	fi
+	check "$tag: $CR_N slices of $CR_MEMBER_MB MiB of $base" cr_slices "$base" || return 1
+	check "$tag: create (RAID$CR_LEVEL, $CR_CHUNK chunks, bitmap $bitmap)" striactl create cr \
+		--level "$CR_LEVEL" --chunk "$CR_CHUNK" "${bm_args[@]}" "${m[@]}" || return 1
+	check "$tag: version 0 of every block" "$CRASHLOG" write --dev /dev/stria0 --prefill \
+		--seed "$CR_SEED" || return 1
+	check "$tag: stop" striactl stop cr || return 1
+	check "$tag: the starting image" dd if="$base" of="/tmp/$tag.origin" bs=1M \
+		count=$((CR_N * CR_MEMBER_MB)) iflag=direct status=none || return 1
+	cr_remove_slices
+
+	times+="starting image $((SECONDS - t0)) s, "
+	t0=$SECONDS
+	check "$tag: dm-log-writes over $base, logged to $log" cr_dm create lw --table \
+		"0 $((CR_N * CR_MEMBER_SECTORS)) log-writes $base $log" || return 1
+	dmsetup mknodes
+	check "$tag: the slices over the logged device" cr_slices /dev/mapper/lw || return 1
+	echo 200 >/sys/module/stria/parameters/bitmap_clear_ms
+	check "$tag: assemble" striactl assemble cr "${m[@]}" || return 1
+	out=$("$CRASHLOG" write --dev /dev/stria0 --dm lw --journal "/tmp/$tag.journal" \
+		--stripe-blocks $CR_STRIPE_BLOCKS --window-blocks $CR_WINDOW_BLOCKS \
+		--span-blocks $CR_SPAN_BLOCKS --batches "$CR_BATCHES" --seed "$CR_SEED" \
+		--pause-ms 700 2>&1)
+	check "$tag: the workload ($out)" test $? -eq 0 || return 1
+	times+="workload $((SECONDS - t0)) s, "
+	t0=$SECONDS
+	check "$tag: the array holds what the workload wrote last" \
+		"$CRASHLOG" verify /dev/stria0 "/tmp/$tag.journal"
+	check "$tag: stop" striactl stop cr
+	check "$tag: mark the clean stop" cr_dm message lw 0 mark stria-crash-stopped
+	cr_remove_slices
+	check "$tag: remove the log device" cr_dm remove lw || return 1
+	cp "/tmp/$tag.journal" "$STRIA_OUT/"
+	check "$tag: the starting image and the whole log are what the drive holds" \
+		"$CRASHLOG" compare "$log" "/tmp/$tag.origin" "$base"
+
+	out=$("$CRASHLOG" order --log "$log" --origin "/tmp/$tag.origin" --members "$CR_N" 2>&1)
+	check "$tag: write-intent order: every data and parity write after the array is durably active$([ "$bitmap" = none ] || echo " and its region's bit durably set") on every member" \
+		test $? -eq 0
+	_show_output "$out"
+	if [ "$selftest" = 1 ]; then
+		out=$("$CRASHLOG" order --log "$log" --origin "/tmp/$tag.origin" \
+			--members "$CR_N" --ignore-fua 2>&1)
+		check_eq "$tag: self-test: with FUA taken as volatile the order check fails" 1 $?
+		_show_output "$(printf '%s\n' "$out" | tail -n 1)"
+	fi
+
+	cr_nullb || { not_ok "$tag: null_blk members"; return 1; }
+	times+="the capture's checks $((SECONDS - t0)) s, "
+	t0=$SECONDS
+	out=$("$CRASHLOG" replay --log "$log" --origin "/tmp/$tag.origin" \
+		--journal "/tmp/$tag.journal" --devices "$devs" --cuts "$CR_CUTS" \
+		--seed "$CR_SEED" --cut-log "$STRIA_OUT/$tag.cuts" --summary "/tmp/$tag.summary" 2>&1)
+	printf '%s\n' "$out" | while IFS= read -r l; do diag "$tag: $l"; done
+	diag "$tag: ${times}replay $((SECONDS - t0)) s"
+	cp "/tmp/$tag.summary" "$STRIA_OUT/" 2>/dev/null
+	check "$tag: the replay ran" test -s "/tmp/$tag.summary" || return 1
+	if [ "$CR_CUTS" = all ]; then
+		check "$tag: at least 200 cut points, every flush and FUA entry" \
+			test "$(cr_summary "$tag" cuts)" -ge 200
+	else
+		check_eq "$tag: $CR_CUTS cut points" "$CR_CUTS" "$(cr_summary "$tag" cuts)"
+	fi
+	check "$tag: cuts where the array was dirty" test "$(cr_summary "$tag" dirty)" -gt 0
+	check "$tag: cuts with random subsets and torn writes of the unflushed tail" \
+		test "$(cr_summary "$tag" subset)" -gt 0 -a "$(cr_summary "$tag" torn)" -gt 0
+	check_eq "$tag: every cut assembles" 0 "$(cr_summary "$tag" assemble_failed)"
+	check_eq "$tag: every resync and check ends" 0 "$(cr_summary "$tag" sync_timeouts)"
+	check_eq "$tag: no acknowledged, flushed write lost (blocks)" 0 "$(cr_summary "$tag" lost_blocks)"
+	check_eq "$tag: every block old or new (blocks)" 0 "$(cr_summary "$tag" oon_blocks)"
+	check_eq "$tag: after the resync the check finds only the mismatches planted outside (cuts otherwise)" \
+		0 "$(cr_summary "$tag" mismatch_cuts)"
+	check "$tag: mismatches planted inside the regions to resync" \
+		test "$(cr_summary "$tag" planted_in)" -gt 0
+	check_eq "$tag: ... every one repaired by the resync" \
+		"$(cr_summary "$tag" planted_in)" "$(cr_summary "$tag" repaired_in)"
+	check "$tag: mismatches planted outside them" test "$(cr_summary "$tag" planted_out)" -gt 0
+	check_eq "$tag: ... every one found by the check" \
+		"$(cr_summary "$tag" planted_out)" "$(cr_summary "$tag" found_out)"
+	check_eq "$tag: the resync covers what the bitmaps say (cuts otherwise)" 0 \
+		"$(cr_summary "$tag" coverage_cuts)"
+	check_eq "$tag: nothing written outside the superblocks, bitmaps, parity and the log's writes (blocks)" \
+		0 "$(cr_summary "$tag" stray_blocks)"
+	check_eq "$tag: no failure reported" 0 "$(cr_summary "$tag" failures)"
+	[ "$selftest" = 1 ] || return 0
+	"$CRASHLOG" replay --log "$log" --origin "/tmp/$tag.origin" --journal "/tmp/$tag.journal" \
+		--devices "$devs" --cuts 4 --seed 99 --corrupt-data --summary "/tmp/$tag-control.summary" \
+		>/dev/null 2>&1
+	check_eq "$tag: self-test: a data byte flipped on a member at each of 4 cuts is caught at each" \
+		4 "$(($(cr_summary "$tag-control" lost_blocks) + $(cr_summary "$tag-control" oon_blocks)))"
+}
+
+crash_main() {
+	if [ "$STRIA_KERNEL" = debug ] && [ "$CR_CUTS" != all ]; then
+		CR_CUTS=$CR_DEBUG_CUTS
+		CR_BATCHES=$CR_DEBUG_BATCHES
+	fi
+	check "insmod stria.ko" stria_load || return 1
+	check "stria-crashlog is built (make tools)" test -x "$CRASHLOG" || return 1
+	check "dm-log-writes" modprobe dm-log-writes || return 1
+	crash_replay "raid$CR_LEVEL-bitmap" "$CR_REGION" 1
+	crash_replay "raid$CR_LEVEL-nobitmap" none
+}

@@ -394,7 +394,8 @@ static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
  * which role. Current superblocks hold their roles (or are spares); an
  * older one is a failed member the freshest superblock records, or was
  * replaced (its role taken by a spare, or a spare since removed) and is
- * left out, or is stale and refused. Every role without a device must be
+ * left out, or is one update behind (a crash cut that update short) and
+ * holds its role, or is stale and refused. Every role without a device must be
  * recorded as failed, or as being rebuilt (it then starts failed).
  */
 static int stria_assign_roles(struct stria_spec *spec, struct stria_opened *o,
@@ -437,7 +438,15 @@ static int stria_assign_roles(struct stria_spec *spec, struct stria_opened *o,
 					   spec->paths[i], role);
 				return -EINVAL;
 			}
-			if (older && !(o->failed & BIT_ULL(role))) {
+			/*
+			 * One update behind and not recorded as failed: the
+			 * power went while an update wrote the superblocks,
+			 * one member after the other. Such a member missed no
+			 * write, only the update's record; md's assembly takes
+			 * it too (super_1_validate()).
+			 */
+			if (older && !(o->failed & BIT_ULL(role)) &&
+			    le64_to_cpu(sb->events) + 1 < maxev) {
 				stria_fail(spec, i, "%s is stale: events %llu, the others have %llu",
 					   spec->paths[i],
 					   le64_to_cpu(sb->events), maxev);

@@ -200,6 +200,38 @@ static int cmd_order(int argc, char **argv)
 	return bad ? EXIT_CHECK : 0;
 }
 
+/*
+ * A block of the device that the replayed log does not hold: which entries
+ * wrote it, with their flags and the flush entry before each, and which of
+ * them wrote what the device holds.
+ */
+static void compare_report(const struct log *l, uint64_t off, const uint8_t *dev)
+{
+	uint64_t ss = l->lw.sectorsize, s0 = off / ss, s1 = (off + 4096) / ss;
+	long i, flush = -1, n = 0;
+	char fl[8];
+
+	printf("bytes %" PRIu64 "+4096 differ; the log's writes there:\n", off);
+	for (i = 0; i < l->n; i++) {
+		const struct lw_entry *e = &l->e[i];
+		const uint8_t *d;
+
+		if (e->flags & LW_FLUSH)
+			flush = i;
+		if (e->mark && n)
+			printf("  %ld mark %.*s\n", i, (int)e->mark_len, e->mark);
+		if (!lw_entry_writes(e) || e->sector >= s1 ||
+		    e->sector + e->nr_sectors <= s0 || n++ > 40)
+			continue;
+		d = l->buf + e->data_off + (off > e->sector * ss ? off - e->sector * ss : 0);
+		printf("  %ld %s sectors %" PRIu64 "+%" PRIu64 ", after flush entry %ld%s\n",
+		       i, flag_names(e->flags, fl, sizeof(fl)), e->sector,
+		       e->nr_sectors, flush,
+		       e->sector * ss <= off && (e->sector + e->nr_sectors) * ss >= off + 4096 &&
+		       !memcmp(d, dev, 4096) ? ": what the device holds" : "");
+	}
+}
+
 /* The starting image with every entry of the log is what the device holds. */
 static int cmd_compare(int argc, char **argv)
 {
@@ -226,8 +258,8 @@ static int cmd_compare(int argc, char **argv)
 		len = img_len - off < IO_CHUNK ? img_len - off : IO_CHUNK;
 		pread_full(fd, buf, len, off, argv[3]);
 		for (k = 0; k < len; k += 4096)
-			if (memcmp(buf + k, img + off + k, 4096) && bad++ < MAX_REPORT)
-				printf("bytes %" PRIu64 "+4096 differ\n", off + k);
+			if (memcmp(buf + k, img + off + k, 4096) && bad++ < 3)
+				compare_report(&l, off + k, buf + k);
 	}
 	amb = log_ambiguous(&l);
 	printf("compare: %ld entries replayed over %" PRIu64 " bytes: %" PRIu64

@@ -132,8 +132,15 @@ crash_replay() {
 	cr_remove_slices
 	check "$tag: remove the log device" cr_dm remove lw || return 1
 	cp "/tmp/$tag.journal" "$STRIA_OUT/"
-	check "$tag: the starting image and the whole log are what the drive holds" \
-		"$CRASHLOG" compare "$log" "/tmp/$tag.origin" "$base"
+	# on a difference, which of the log's writes touched the block and
+	# whether one of them holds what the drive holds
+	if "$CRASHLOG" compare "$log" "/tmp/$tag.origin" "$base" >"$STRIA_OUT/$tag.compare" 2>&1; then
+		ok "$tag: the starting image and the whole log are what the drive holds"
+		_show_output "$(tail -n 1 "$STRIA_OUT/$tag.compare")"
+	else
+		not_ok "$tag: the starting image and the whole log are what the drive holds"
+		head -n 150 "$STRIA_OUT/$tag.compare" | while IFS= read -r l; do diag "  $l"; done
+	fi
 
 	out=$("$CRASHLOG" order --log "$log" --origin "/tmp/$tag.origin" --members "$CR_N" 2>&1)
 	check "$tag: write-intent order: every data and parity write after the array is durably active$([ "$bitmap" = none ] || echo " and its region's bit durably set") on every member" \

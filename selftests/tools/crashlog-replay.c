@@ -84,7 +84,7 @@ struct cut {
 	bool stopped;
 };
 
-static const char *const mode_names[] = { "prefix", "subset", "torn" };
+static const char *const mode_names[LW_CUT_MODES] = { "prefix", "subset", "torn", "lose" };
 
 static int cut_cmp(const void *x, const void *y)
 {
@@ -174,6 +174,46 @@ static struct cut *make_cuts(const struct log *l, uint32_t want, uint32_t edge,
 	return cuts;
 }
 
+/*
+ * The self-test's cut points (--drop-flushes): @want of the writer's marks
+ * N, spread evenly, each cut at mark N's entry on a drive that ignored
+ * every flush after mark N - 1 and then lost its whole cache. The writes
+ * the writer made durable between the two marks are gone from the image,
+ * and the data check must see it.
+ */
+static struct cut *make_lose_cuts(const struct log *l, uint32_t want,
+				  uint64_t seed, uint32_t *ncuts)
+{
+	long *at = calloc(l->n + 2, sizeof(long)), i;
+	uint32_t nm = 0, n = 0, k, m;
+	struct cut *cuts;
+
+	if (!at)
+		die("out of memory");
+	for (i = 0; i < l->n; i++) {
+		m = mark_number(&l->e[i]);
+		if (m && m == nm + 1)
+			at[++nm] = i;
+	}
+	if (nm < 2)
+		die("the log has fewer than two of the writer's marks: no flush to drop");
+	if (want > nm - 1)
+		want = nm - 1;
+	cuts = calloc(want, sizeof(*cuts));
+	if (!cuts)
+		die("out of memory");
+	for (k = 0; k < want; k++) {
+		m = 2 + (uint32_t)((uint64_t)k * (nm - 1) / want);
+		cuts[n] = (struct cut){ .c = at[m], .mode = LW_CUT_LOSE,
+					.flush = lw_last_flush(l->flags, at[m - 1]),
+					.seed = cp_block_seed(seed, at[m], k) };
+		n++;
+	}
+	free(at);
+	*ncuts = n;
+	return cuts;
+}
+
 /**
  * struct undo - what applying a cut's tail overwrote in the image
  * @off: where
@@ -207,6 +247,10 @@ struct undo {
  *	(superblocks, bitmaps, P and Q) or the image changed it since the
  *	members were last brought to it
  * @full_every: compare whole members every this many cuts
+ * @lose: the cuts are make_lose_cuts()'s (a self-test)
+ * @cut_dropped: 4 KiB data blocks the cut dropped at the version it must
+ *	hold (the cut's mark made them durable): a self-test cut must then
+ *	find lost writes
  */
 struct rp {
 	struct log l;
@@ -227,13 +271,16 @@ struct rp {
 	uint8_t *may_change;
 	uint8_t *array_writes;
 	uint32_t full_every;
+	bool lose;
+	uint32_t cut_dropped;
 };
 
 /**
  * struct tally - what the checks found, over all cuts
  */
 struct tally {
-	uint32_t cuts, by_mode[3], clean, resynced, assembled;
+	uint32_t cuts, by_mode[LW_CUT_MODES], clean, resynced, assembled;
+	uint32_t lose_expected, lose_caught;
 	uint32_t assemble_failed, sync_timeouts, stop_failed;
 	uint32_t lost_cuts, oon_cuts, mismatch_cuts, coverage_cuts;
 	uint64_t lost_blocks, oon_blocks, restored_blocks, kept, dropped;
@@ -283,6 +330,23 @@ static void rp_advance(struct rp *r, long to)
 	}
 }
 
+/*
+ * Is the 4 KiB piece @d of a dropped write a data block at the version the
+ * cut must hold (r->lo, cp_expect())? Return: 1 if so, else 0.
+ */
+static uint32_t dropped_durable(const struct rp *r, const uint8_t *d, uint64_t len)
+{
+	uint64_t b, v;
+
+	if (len != CP_BLOCK)
+		return 0;
+	memcpy(&b, d + 8, 8);
+	b = le64toh(b);
+	if (b >= r->j.blocks || cp_check(d, r->j.seed, b, &v))
+		return 0;
+	return v && v == r->lo[b];
+}
+
 /* The cut's tail [r->base, ct->c] as the cut keeps it; undone by rp_undo(). */
 static void rp_tail(struct rp *r, const struct cut *ct, struct tally *t)
 {
@@ -306,6 +370,7 @@ static void rp_tail(struct rp *r, const struct cut *ct, struct tally *t)
 			first = false;
 			if (!kept) {
 				t->dropped += pl;
+				r->cut_dropped += dropped_durable(r, r->l.buf + e->data_off + p, pl);
 				continue;
 			}
 			t->kept += pl;
@@ -579,8 +644,11 @@ static uint32_t stripe_on_devices(struct rp *r, uint64_t s)
 	return stripe_bad_pieces(&r->a, r->scratch, s);
 }
 
-/* Read the whole array and check every block against the journal. */
-static void verify_data(struct rp *r, const struct cut *ct, uint32_t k,
+/*
+ * Read the whole array and check every block against the journal (r->lo,
+ * r->hi). Return: the blocks that lost an acknowledged, flushed write.
+ */
+static uint64_t verify_data(struct rp *r, const struct cut *ct, uint32_t k,
 			uint32_t index, struct tally *t, uint8_t *buf)
 {
 	uint64_t b, v, lost = 0, oon = 0, off, len, size;
@@ -595,16 +663,15 @@ static void verify_data(struct rp *r, const struct cut *ct, uint32_t k,
 	}
 	if (fd < 0) {
 		cut_fail(r, t, k, ct, "%s: %s", path, strerror(errno));
-		return;
+		return 0;
 	}
 	size = dev_bytes(fd, path);
 	if (size / CP_BLOCK != r->j.blocks) {
 		cut_fail(r, t, k, ct, "%s has %" PRIu64 " blocks, the journal %u",
 			 path, size / CP_BLOCK, r->j.blocks);
 		close(fd);
-		return;
+		return 0;
 	}
-	cp_expect(&r->j, ct->mark, ct->stopped, r->lo, r->hi);
 	for (off = 0; off < size; off += len) {
 		len = size - off < IO_CHUNK ? size - off : IO_CHUNK;
 		pread_full(fd, buf, len, off, path);
@@ -638,13 +705,14 @@ static void verify_data(struct rp *r, const struct cut *ct, uint32_t k,
 	if (r->out)
 		fprintf(r->out, "  data: %" PRIu64 " lost, %" PRIu64 " neither old nor new\n",
 			lost, oon);
+	return lost;
 }
 
 static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 		   struct tally *t, uint8_t *buf)
 {
 	uint32_t nreg = r->a.region_shift ? r->a.nr_regions : 1, index, nres, i;
-	uint64_t rng = ct->seed ^ 0x9a17, restored, want_skip, skip, mism, stray = 0;
+	uint64_t rng = ct->seed ^ 0x9a17, restored, want_skip, skip, mism, stray = 0, lost;
 	uint8_t regs[STRIA_SB_BITMAP_MAX_REGIONS > 65536 ? 65536 : STRIA_SB_BITMAP_MAX_REGIONS];
 	long in_stripe, out_stripe;
 	double t0 = now(), t1;
@@ -655,6 +723,8 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 	if (nreg > sizeof(regs))
 		die("%u bitmap regions: a test array has fewer", nreg);
 	rp_advance(r, ct->flush > 0 ? ct->flush : 0);
+	cp_expect(&r->j, ct->mark, ct->stopped, r->lo, r->hi);
+	r->cut_dropped = 0;
 	rp_tail(r, ct, t);
 	full = !(k % r->full_every);
 	restored = rp_sync_devices(r, buf, full, k ? &stray : NULL);
@@ -700,6 +770,9 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 			ct->stopped ? ", stopped" : "", restored,
 			v.fresh < 0 ? "no superblock" : v.active ? "active" : "clean",
 			nres, nreg, in_stripe, out_stripe);
+	if (r->out && r->lose)
+		fprintf(r->out, "  dropped %u data blocks of acknowledged, flushed writes\n",
+			r->cut_dropped);
 	t1 = now();
 	t->t_restore += t1 - t0;
 	t0 = t1;
@@ -734,7 +807,11 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 	t->t_assemble += t1 - t0;
 	t0 = t1;
 
-	verify_data(r, ct, k, index, t, buf);
+	lost = verify_data(r, ct, k, index, t, buf);
+	if (r->lose && r->cut_dropped) {
+		t->lose_expected++;
+		t->lose_caught += lost > 0;
+	}
 	t1 = now();
 	t->t_verify += t1 - t0;
 	t0 = t1;
@@ -803,6 +880,7 @@ int cmd_replay(int argc, char **argv)
 		{ "summary", required_argument, NULL, 'S' },
 		{ "corrupt-data", no_argument, NULL, 'C' },
 		{ "full-every", required_argument, NULL, 'F' },
+		{ "drop-flushes", no_argument, NULL, 'D' },
 		{ 0 }
 	};
 	const char *log_path = NULL, *origin = NULL, *journal = NULL;
@@ -832,11 +910,12 @@ int cmd_replay(int argc, char **argv)
 		case 'S': summary = optarg; break;
 		case 'C': r.corrupt = true; break;
 		case 'F': r.full_every = num(optarg, "--full-every"); break;
+		case 'D': r.lose = true; break;
 		default: die("replay: bad option");
 		}
 	}
 	if (!log_path || !origin || !journal || !devices)
-		die("usage: replay --log LOG --origin IMAGE --journal FILE --devices DEV,DEV,... [--cuts N|all] [--seed S] [--cut-log FILE] [--summary FILE] [--corrupt-data] [--full-every N]");
+		die("usage: replay --log LOG --origin IMAGE --journal FILE --devices DEV,DEV,... [--cuts N|all] [--seed S] [--cut-log FILE] [--summary FILE] [--corrupt-data] [--drop-flushes] [--full-every N]");
 	if (want && want < 4)
 		die("--cuts: at least 4");
 	split_devices(&r, devices, &nr);
@@ -879,7 +958,12 @@ int cmd_replay(int argc, char **argv)
 	gf_init();
 
 	/* a superblock update is a flush and a FUA write per member */
-	cuts = make_cuts(&r.l, want, 2 * nr, seed, &ncuts, &nsync);
+	if (r.lose) {
+		cuts = make_lose_cuts(&r.l, want ? want : 8, seed, &ncuts);
+		nsync = 0;
+	} else {
+		cuts = make_cuts(&r.l, want, 2 * nr, seed, &ncuts, &nsync);
+	}
 	/* the writer's marks each cut reaches */
 	for (ci = 0, e = 0; ci < ncuts; ci++) {
 		for (; e <= cuts[ci].c; e++) {
@@ -917,9 +1001,12 @@ int cmd_replay(int argc, char **argv)
 			       stray);
 		}
 	}
-	printf("cuts: %u (%u prefix, %u subset, %u torn), %u at flush and FUA entries; the array was dirty at %u, clean at %u\n",
+	printf("cuts: %u (%u prefix, %u subset, %u torn, %u losing the cache after a dropped flush), %u at flush and FUA entries; the array was dirty at %u, clean at %u\n",
 	       t.cuts, t.by_mode[LW_CUT_PREFIX], t.by_mode[LW_CUT_SUBSET],
-	       t.by_mode[LW_CUT_TORN], nsync, t.resynced, t.clean);
+	       t.by_mode[LW_CUT_TORN], t.by_mode[LW_CUT_LOSE], nsync, t.resynced, t.clean);
+	if (r.lose)
+		printf("dropped flushes: %u cuts lost data blocks of acknowledged, flushed writes; the data check found lost writes at %u of them\n",
+		       t.lose_expected, t.lose_caught);
 	printf("unflushed tail: %" PRIu64 " KiB kept, %" PRIu64 " KiB dropped\n",
 	       t.kept >> 10, t.dropped >> 10);
 	printf("assembly refused: %u; syncs that did not end: %u\n",
@@ -951,13 +1038,13 @@ int cmd_replay(int argc, char **argv)
 			"lost_blocks %" PRIu64 "\nlost_cuts %u\noon_blocks %" PRIu64
 			"\noon_cuts %u\nmismatch_cuts %u\nplanted_in %u\nrepaired_in %u\n"
 			"planted_out %u\nfound_out %u\ncoverage_cuts %u\nstray_blocks %" PRIu64
-			"\nfailures %u\nseconds %.0f\n",
+			"\nfailures %u\nlose %u\nlose_expected %u\nlose_caught %u\nseconds %.0f\n",
 			t.cuts, nsync, t.by_mode[0], t.by_mode[1], t.by_mode[2],
 			t.resynced, t.clean, t.assemble_failed, t.sync_timeouts,
 			t.lost_blocks, t.lost_cuts, t.oon_blocks, t.oon_cuts,
 			t.mismatch_cuts, t.planted_in, t.repaired_in, t.planted_out,
 			t.found_out, t.coverage_cuts, t.stray_blocks, t.failures,
-			now() - t0);
+			t.by_mode[LW_CUT_LOSE], t.lose_expected, t.lose_caught, now() - t0);
 		fclose(f);
 	}
 	if (r.out)

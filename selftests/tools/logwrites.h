@@ -249,12 +249,15 @@ static inline bool lw_entry_writes(const struct lw_entry *e)
  *   all of them (LW_CUT_PREFIX, the log as written), each with probability
  *   one half (LW_CUT_SUBSET), or each 4 KiB block of each with probability
  *   one half (LW_CUT_TORN: a write larger than what the drive writes
- *   atomically may land in part).
+ *   atomically may land in part), or none of them (LW_CUT_LOSE: the whole
+ *   cache lost; the replay's self-test, given a flush the drive ignored).
  */
 enum lw_cut_mode {
 	LW_CUT_PREFIX,
 	LW_CUT_SUBSET,
 	LW_CUT_TORN,
+	LW_CUT_LOSE,
+	LW_CUT_MODES,
 };
 
 /* the bytes the device writes atomically in LW_CUT_TORN */
@@ -320,6 +323,8 @@ static inline bool lw_cut_keep(const uint64_t *flags, long i, long flush,
 {
 	if (lw_durable(flags, i, flush) || mode == LW_CUT_PREFIX)
 		return true;
+	if (mode == LW_CUT_LOSE)
+		return false;
 	if (mode == LW_CUT_SUBSET && !first_block)
 		return entry_kept;
 	return lw_rand(rng) & 1;

@@ -282,7 +282,7 @@ static void usage(void)
 		"  order --log LOG --origin IMAGE --members N [--ignore-fua]\n"
 		"  replay --log LOG --origin IMAGE --journal FILE --devices DEV,DEV,...\n"
 		"        [--cuts N|all] [--seed S] [--cut-log FILE] [--summary FILE]\n"
-		"        [--corrupt-data] [--full-every N]\n");
+		"        [--corrupt-data] [--drop-flushes] [--full-every N]\n");
 	exit(EXIT_USAGE);
 }
 

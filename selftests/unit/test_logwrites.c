@@ -301,6 +301,12 @@ static void test_cut_model(void)
 	}
 	tap(mixed > 150, "a torn cut keeps part of an unflushed write's blocks (%llu of 199)",
 	    (unsigned long long)mixed);
+	rng = 5;
+	tap(lw_cut_keep(fl, 1, 2, LW_CUT_LOSE, &rng, true, false) &&
+	    lw_cut_keep(fl, 3, 2, LW_CUT_LOSE, &rng, true, false) &&
+	    !lw_cut_keep(fl, 4, 2, LW_CUT_LOSE, &rng, true, false) &&
+	    !lw_cut_keep(fl, 5, 2, LW_CUT_LOSE, &rng, false, true) && rng == 5,
+	    "a cut that loses the cache keeps the durable writes only, and draws nothing");
 	rng = 77;
 	s = lw_cut_keep(fl, 7, 6, LW_CUT_TORN, &rng, true, false);
 	rng = 77;

@@ -35,6 +35,7 @@ CR_WINDOW_BLOCKS=96		# a batch writes in 2 regions
 CR_SPAN_BLOCKS=576		# 12 of the 16 regions are written; 4 keep the prefill
 CR_BATCHES=24
 CR_DEBUG_CUTS=24
+CR_LOSE_CUTS=6			# the self-test's cuts at dropped flushes
 CR_DEBUG_BATCHES=12
 CR_SEED=${CR_SEED:-2207}
 
@@ -196,6 +197,20 @@ crash_replay() {
 		>/dev/null 2>&1
 	check_eq "$tag: self-test: a data byte flipped on a member at each of 4 cuts is caught at each" \
 		4 "$(($(cr_summary "$tag-control" lost_blocks) + $(cr_summary "$tag-control" oon_blocks)))"
+	# A drive that ignores a flush: each cut at one of the writer's marks,
+	# every flush since its previous mark ignored and the cache lost.
+	out=$("$CRASHLOG" replay --log "$log" --origin "/tmp/$tag.origin" --journal "/tmp/$tag.journal" \
+		--devices "$devs" --cuts "$CR_LOSE_CUTS" --seed 98 --drop-flushes \
+		--summary "/tmp/$tag-lose.summary" --cut-log "$STRIA_OUT/$tag-lose.cuts" 2>&1)
+	printf '%s\n' "$out" | grep -E '^(cuts|dropped flushes):' | while IFS= read -r l; do
+		diag "$tag: self-test: $l"
+	done
+	check_eq "$tag: self-test: $CR_LOSE_CUTS cuts where the drive ignored the flushes since the writer's previous mark" \
+		"$CR_LOSE_CUTS" "$(cr_summary "$tag-lose" lose)"
+	check "$tag: self-test: ... some of them lost acknowledged, flushed data" \
+		test "$(cr_summary "$tag-lose" lose_expected)" -gt 0
+	check_eq "$tag: self-test: ... the data check finds lost writes at each of those" \
+		"$(cr_summary "$tag-lose" lose_expected)" "$(cr_summary "$tag-lose" lose_caught)"
 }
 
 crash_main() {

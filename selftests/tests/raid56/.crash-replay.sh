@@ -223,4 +223,6 @@ crash_main() {
 	check "dm-log-writes" modprobe dm-log-writes || return 1
 	crash_replay "raid$CR_LEVEL-bitmap" "$CR_REGION" 1
 	crash_replay "raid$CR_LEVEL-nobitmap" none
+	local b=raid$CR_LEVEL-bitmap n=raid$CR_LEVEL-nobitmap
+	diag "cut points checked: $b $(cr_summary "$b" cuts 2>/dev/null), $n $(cr_summary "$n" cuts 2>/dev/null); self-tests on $b: $(cr_summary "$b-control" cuts 2>/dev/null) with a flipped data byte, $(cr_summary "$b-lose" lose 2>/dev/null) at dropped flushes"
 }

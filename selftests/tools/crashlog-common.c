@@ -219,6 +219,52 @@ uint64_t log_ambiguous(const struct log *l)
 	return n;
 }
 
+/*
+ * Data blocks the log holds out of version order: a write of block b at
+ * version v logged after one of b at a higher version. The writer never has
+ * two writes of a block in flight, so the drive got a block's versions in
+ * order; a log can still hold them otherwise, since dm-log-writes logs the
+ * plain writes a flush covers only when that flush completes, and two
+ * flushes in flight may complete in the other order. A block is known by
+ * its head (crashpat.h); parity and metadata are not blocks.
+ * Return: how many such writes, and the first few on stdout.
+ */
+uint64_t log_version_regressions(const struct log *l, uint64_t img_len)
+{
+	uint64_t nb = img_len / CP_BLOCK, *top = calloc(nb ? nb : 1, sizeof(*top));
+	uint64_t n = 0, off, len, p, b, v, seed;
+	long i;
+
+	if (!top)
+		die("out of memory");
+	for (i = 0; i < l->n; i++) {
+		const struct lw_entry *e = &l->e[i];
+
+		if (!lw_entry_writes(e))
+			continue;
+		entry_bytes(l, e, img_len, &off, &len);
+		for (p = (CP_BLOCK - off % CP_BLOCK) % CP_BLOCK; p + CP_BLOCK <= len;
+		     p += CP_BLOCK) {
+			const uint8_t *d = l->buf + e->data_off + p;
+
+			memcpy(&b, d + 8, 8);
+			memcpy(&seed, d + 24, 8);
+			b = le64toh(b);
+			if (b >= nb || cp_check(d, le64toh(seed), b, &v))
+				continue;
+			/* top[b]: the highest version logged so far, plus one */
+			if (top[b] > v + 1 && n++ < MAX_REPORT)
+				printf("entry %ld writes block %" PRIu64 " at version %" PRIu64
+				       " after version %" PRIu64 " was logged\n",
+				       i, b, v, top[b] - 1);
+			if (top[b] < v + 1)
+				top[b] = v + 1;
+		}
+	}
+	free(top);
+	return n;
+}
+
 bool mark_is(const struct lw_entry *e, const char *name)
 {
 	return e->mark && e->mark_len == strlen(name) &&

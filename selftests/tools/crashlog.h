@@ -19,6 +19,7 @@
 
 #define EXIT_CHECK	1
 #define EXIT_USAGE	2
+#define EXIT_REORDERED	3	/* compare: the log holds the drive's writes, in another order */
 #define SECTOR		512U
 #define IO_CHUNK	(256U << 10)
 #define MAX_REPORT	12U
@@ -88,6 +89,7 @@ uint64_t dev_bytes(int fd, const char *what);
 
 void log_load(struct log *l, const char *path);
 uint64_t log_ambiguous(const struct log *l);
+uint64_t log_version_regressions(const struct log *l, uint64_t img_len);
 bool mark_is(const struct lw_entry *e, const char *name);
 uint32_t mark_number(const struct lw_entry *e);
 const char *flag_names(uint64_t f, char *buf, size_t len);

@@ -200,6 +200,23 @@ static int cmd_order(int argc, char **argv)
 	return bad ? EXIT_CHECK : 0;
 }
 
+/* Does an entry of the log write the 4 KiB at @off exactly as @dev holds them? */
+static bool compare_held(const struct log *l, uint64_t off, const uint8_t *dev)
+{
+	uint64_t ss = l->lw.sectorsize;
+	long i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct lw_entry *e = &l->e[i];
+
+		if (lw_entry_writes(e) && e->sector * ss <= off &&
+		    (e->sector + e->nr_sectors) * ss >= off + 4096 &&
+		    !memcmp(l->buf + e->data_off + (off - e->sector * ss), dev, 4096))
+			return true;
+	}
+	return false;
+}
+
 /*
  * A block of the device that the replayed log does not hold: which entries
  * wrote it, with their flags and the flush entry before each, and which of
@@ -232,10 +249,15 @@ static void compare_report(const struct log *l, uint64_t off, const uint8_t *dev
 	}
 }
 
-/* The starting image with every entry of the log is what the device holds. */
+/*
+ * The starting image with every entry of the log is what the device holds,
+ * and the log holds each data block's versions in order. Exit
+ * EXIT_REORDERED when the log holds every write the device got but not in
+ * the order the device got them (the capture, not the array, is at fault).
+ */
 static int cmd_compare(int argc, char **argv)
 {
-	uint64_t img_len, off, len, k, bad = 0, amb;
+	uint64_t img_len, off, len, k, bad = 0, unlogged = 0, amb, reg;
 	uint8_t *img, *buf = xalloc(IO_CHUNK);
 	struct log l;
 	long i;
@@ -257,16 +279,24 @@ static int cmd_compare(int argc, char **argv)
 	for (off = 0; off < img_len; off += len) {
 		len = img_len - off < IO_CHUNK ? img_len - off : IO_CHUNK;
 		pread_full(fd, buf, len, off, argv[3]);
-		for (k = 0; k < len; k += 4096)
-			if (memcmp(buf + k, img + off + k, 4096) && bad++ < 3)
+		for (k = 0; k < len; k += 4096) {
+			if (!memcmp(buf + k, img + off + k, 4096))
+				continue;
+			if (bad++ < 3)
 				compare_report(&l, off + k, buf + k);
+			unlogged += !compare_held(&l, off + k, buf + k);
+		}
 	}
 	amb = log_ambiguous(&l);
+	reg = log_version_regressions(&l, img_len);
 	printf("compare: %ld entries replayed over %" PRIu64 " bytes: %" PRIu64
-	       " blocks of 4 KiB differ from %s; %" PRIu64
-	       " plain writes the log may hold out of order\n", l.n, img_len, bad,
-	       argv[3], amb);
-	return bad || amb ? EXIT_CHECK : 0;
+	       " blocks of 4 KiB differ from %s (%" PRIu64 " hold what no entry wrote); %" PRIu64
+	       " plain writes the log may hold out of order; %" PRIu64
+	       " data block writes logged after a newer version\n", l.n, img_len, bad,
+	       argv[3], unlogged, amb, reg);
+	if (unlogged || amb)
+		return EXIT_CHECK;
+	return bad || reg ? EXIT_REORDERED : 0;
 }
 
 static void usage(void)

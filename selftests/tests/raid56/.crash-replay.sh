@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# The log-replay crash test, shared by raid56/015 (RAID5), 016 (RAID6) and
-# their long runs in selftests/long/ (a dot file: not a test itself).
+# The log-replay crash test, shared by raid56/017 (RAID5), 018 (RAID6) and
+# their long runs 019 and 020 (a dot file: not a test itself).
 # Documentation/stria/testing.rst, "Crash tests that lose what a power cut
 # loses", explains the model and the checks.
 #
@@ -9,9 +9,9 @@
 #   CR_N      members (RAID5: 4, RAID6: 5: three data chunks a stripe each)
 #   CR_CUTS   cut points per array: a number, or "all" (every flush and FUA
 #             entry of the log, and at least 200). The debug kernel (KASAN,
-#             lockdep) runs each step about ten times slower: there a number
-#             becomes CR_DEBUG_CUTS and the workload CR_DEBUG_BATCHES
-#             batches, so the test stays within a few minutes.
+#             lockdep) runs each step about ten times slower: there the
+#             workload is CR_DEBUG_BATCHES batches and a number becomes
+#             CR_DEBUG_CUTS, so the short test stays within a few minutes.
 # and asks for VM_NVME=2: drive 0 holds the members while they are logged,
 # drive 1 the log.
 #
@@ -239,9 +239,9 @@ crash_replay() {
 }
 
 crash_main() {
-	if [ "$STRIA_KERNEL" = debug ] && [ "$CR_CUTS" != all ]; then
-		CR_CUTS=$CR_DEBUG_CUTS
+	if [ "$STRIA_KERNEL" = debug ]; then
 		CR_BATCHES=$CR_DEBUG_BATCHES
+		[ "$CR_CUTS" = all ] || CR_CUTS=$CR_DEBUG_CUTS
 	fi
 	cr_captures_retried=0
 	check "insmod stria.ko" stria_load || return 1

@@ -963,6 +963,7 @@ static void stria_array_free(struct stria_array *a)
 	/* nothing may fail a member any more; make sure no write is left */
 	cancel_work_sync(&a->sb_work);
 	cancel_work_sync(&a->sync.work);
+	stria_events_free(a);
 	stria_bitmap_free(a);
 	mutex_destroy(&a->sb_lock);
 	mutex_destroy(&a->cfg_lock);
@@ -1020,6 +1021,10 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	mutex_init(&a->sb_lock);
 	mutex_init(&a->cfg_lock);
 	stria_sync_init(a);
+	if (stria_events_init(a)) {
+		stria_array_free(a);
+		return NULL;
+	}
 	a->sb_failed = o->failed;
 	a->sb_rebuilding = o->rebuilding;
 	/* a rebuilding role found missing has failed: not partial either */
@@ -1234,6 +1239,9 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 		1U << (a->geom.chunk_shift - 1),
 		stria_geom_array_sectors(&a->geom), a->node);
 	stria_bitmap_run(a);
+	/* user space hears of the array's state from here on */
+	stria_events_start(a, o.dirty ||
+			   a->sync.scrub_action == STRIA_SB_SCRUB_RESYNC);
 	/* a rebuild or scrub to resume, or a spare for a failed role */
 	mutex_lock(&a->cfg_lock);
 	stria_sync_kick(a, false);
@@ -1279,6 +1287,8 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	mutex_unlock(&a->disk->open_mutex);
 	/* a running sync records where it was, to go on after assemble */
 	stria_sync_stop(a, true, msg);
+	/* what happened until now reaches user space before the disk goes */
+	stria_events_stop(a);
 	list_del_init(&a->list);
 	stria_unlink_holders(a);
 	del_gendisk(a->disk);

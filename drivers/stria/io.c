@@ -94,7 +94,8 @@ static void stria_clone_release(struct bio *bio)
  * @m: the member
  * @state: STRIA_STATE_*
  *
- * Safe from any context; only the first change to a state is traced.
+ * Safe from any context; only the first change to a state is traced and
+ * told user space (events.c).
  * Concurrent changes of one member are not ordered: the caller that may
  * race with an I/O error (rebuild start and end) freezes the queue.
  */
@@ -111,6 +112,7 @@ void stria_member_set_state(struct stria_member *m, u32 state)
 		atomic_dec(&m->array->nr_failed);
 	trace_stria_member_state(m->array->index, m->role,
 				 stria_member_devt(m), old, state);
+	stria_event_member_state(m, old);
 	if (state == STRIA_STATE_FAILED) {
 		pr_err_ratelimited("stria%d: member %u (%pg) failed\n",
 				   m->array->index, m->role, m->dev.bdev);

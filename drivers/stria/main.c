@@ -22,6 +22,7 @@
  *  array.c       array lifecycle: create, assemble, stop; tag set, limits
  *  members.c     fail on request, spares, add, remove, replace
  *  bitmap.c      the write-intent bitmap
+ *  events.c      uevents and sysfs_notify() when an array's state changes
  *  inject.c      test-only delays that widen race windows
  *  io.c          blk-mq operations, clones, completion, CPU->queue map
  *  raid0.c       RAID0 request mapping (the level ops)

@@ -422,6 +422,7 @@ int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 	stria_link_holder(a, sp);
 	stria_bitmap_add(a, sp);
 	trace_stria_spare(a->index, dev, true);
+	stria_event_spare_added(a, sp);
 	pr_info("stria%d: %pg added to '%s' as a spare\n", a->index,
 		sp->dev.bdev, a->name);
 	stria_array_update_sbs(a);
@@ -529,6 +530,7 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 			a->index, old.role, old.dev.bdev, a->name);
 	}
 	trace_stria_spare(a->index, dev, false);
+	stria_event_member_removed(a, &old);
 	stria_unlink_holder(a, &old);
 	stria_bdev_close(&old.dev);
 	stria_array_update_sbs(a);
@@ -779,6 +781,7 @@ int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
 	stria_unfreeze_queue(a->disk->queue, memflags);
 	if (!ret) {
 		stria_bitmap_add(a, m);
+		stria_event_member_added(a, m);
 		pr_info("stria%d: member %u replaced: %pg holds it now, %pg is released\n",
 			a->index, r, m->dev.bdev, old.dev.bdev);
 		stria_sb_erase(a, &old);

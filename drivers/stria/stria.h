@@ -135,6 +135,7 @@ struct stria_level_ops {
 
 struct stria_raid56;
 struct stria_wib;
+struct stria_events;
 
 /**
  * struct stria_sync - the array's background sync (sync.c)
@@ -209,6 +210,7 @@ struct stria_sync {
  * @stats: per-CPU counters
  * @r56: RAID5/6 state (raid56.c), NULL on RAID0
  * @wib: write-intent bitmap (bitmap.c), NULL when the array has none
+ * @uevents: the uevents queued for user space (events.c)
  * @nr_failed: members not in sync: STRIA_STATE_FAILED or _REBUILDING
  * @sb_work: writes the superblocks after a member state change (array.c)
  * @sb_lock: serialises superblock writes and @events, @sb_failed
@@ -255,6 +257,7 @@ struct stria_array {
 	struct stria_stats __percpu *stats;
 	struct stria_raid56 *r56;
 	struct stria_wib *wib;
+	struct stria_events *uevents;
 	atomic_t nr_failed;
 	struct work_struct sb_work;
 	struct mutex sb_lock;
@@ -407,6 +410,23 @@ u32 stria_bitmap_dirty(struct stria_array *a);
 u32 stria_bitmap_chunk(const struct stria_array *a);
 ssize_t stria_bitmap_show(struct stria_array *a, char *buf);
 
+/* events.c */
+int stria_events_init(struct stria_array *a);
+void stria_events_free(struct stria_array *a);
+void stria_events_start(struct stria_array *a, bool dirty);
+void stria_events_stop(struct stria_array *a);
+void stria_event_member_state(struct stria_member *m, u32 old);
+void stria_event_spare_added(struct stria_array *a,
+			     const struct stria_member *sp);
+void stria_event_member_removed(struct stria_array *a,
+				const struct stria_member *m);
+void stria_event_member_added(struct stria_array *a,
+			      const struct stria_member *m);
+void stria_event_sync_started(struct stria_array *a, u32 action);
+void stria_event_sync_ended(struct stria_array *a, u32 action, int result,
+			    u64 mismatches);
+void stria_event_sync_progress(struct stria_array *a);
+
 /* superblock.c */
 int stria_sb_page_io(struct block_device *bdev, struct page *page,
 		     u64 sector, stria_opf_t opf);
@@ -465,6 +485,7 @@ u64 stria_array_io_count(struct stria_array *a);
 
 /* sysfs.c */
 extern const struct attribute_group *stria_disk_groups[];
+const char *stria_state_name(u32 state);
 
 /* inject.c: spots where tests may have the code sleep (test_delay_at) */
 enum stria_delay_point {

@@ -200,6 +200,7 @@ static void stria_sync_checkpoint(struct stria_array *a, u32 action, u64 pos)
 	}
 	mutex_unlock(&a->sb_lock);
 	stria_array_update_sbs(a);
+	stria_event_sync_progress(a);
 	trace_stria_sync(a->index, action, 1, pos, s->end,
 			 READ_ONCE(s->mismatches), 0);
 }
@@ -268,6 +269,7 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 	WRITE_ONCE(s->result, ret);
 	WRITE_ONCE(s->action, STRIA_SYNC_IDLE);
 	stria_array_update_sbs(a);
+	stria_event_sync_ended(a, action, ret, READ_ONCE(s->mismatches));
 	trace_stria_sync(a->index, action, 2, pos, s->end,
 			 READ_ONCE(s->mismatches), ret);
 	if (!ret && (action == STRIA_SYNC_RESYNC || s->partial) && a->wib)
@@ -381,6 +383,7 @@ static void stria_sync_begin(struct stria_array *a, u32 action, u64 start,
 	s->start_failed = stria_array_failed_roles(a);
 	WRITE_ONCE(s->action, action);
 	trace_stria_sync(a->index, action, 0, start, end, s->mismatches, 0);
+	stria_event_sync_started(a, action);
 	pr_info("stria%d: %s of '%s' %s at %llu of %llu sectors per member%s\n",
 		a->index, stria_sync_action_name(action), a->name,
 		start ? "goes on" : "starts", start, end,

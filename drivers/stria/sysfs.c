@@ -30,7 +30,14 @@ static const char *const stria_state_names[] = {
 	[STRIA_STATE_REPLACEMENT] = "replacement",
 };
 
-static const char *stria_state_name(u32 state)
+/**
+ * stria_state_name() - the name of an array's or a member's state
+ * @state: STRIA_STATE_*
+ *
+ * Return: "active", "failed", "degraded", "spare", "rebuilding",
+ * "replacement" or "unknown", as sysfs shows them.
+ */
+const char *stria_state_name(u32 state)
 {
 	return state < ARRAY_SIZE(stria_state_names) ?
 	       stria_state_names[state] : "unknown";

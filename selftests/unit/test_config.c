@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stria.conf parser (tools/striactl/config.c): every keyword into its
+ * fields, comments, quotes and both kinds of continuation lines, and a
+ * clear "FILE:LINE: what" for each kind of bad line, with nothing left
+ * allocated (ASan's leak check). TAP output on stdout.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../tools/striactl/config.c"
+#include "tap.h"
+
+static char err[256];
+
+/* Parse @text as "stria.conf"; returns the result, @c filled on success. */
+static int parse(const char *text, struct stria_conf *c)
+{
+	return conf_parse_text("stria.conf", text, c, err, sizeof(err));
+}
+
+/* @text is refused with exactly the message @want. */
+static void refused(const char *text, const char *want)
+{
+	struct stria_conf c;
+	int ret = parse(text, &c);
+
+	tap(ret == -EINVAL && !strcmp(err, want), "refused: %s%s%s", want,
+	    ret == -EINVAL && !strcmp(err, want) ? "" : " / got: ",
+	    ret == -EINVAL && !strcmp(err, want) ? "" : err);
+	if (!ret)
+		conf_free(&c);
+}
+
+static void test_empty(void)
+{
+	struct stria_conf c;
+
+	tap(!parse("", &c) && !c.nr_arrays && !c.nr_auto && !c.mailaddr_line &&
+	    !c.program && c.homehost_kind == CONF_HOMEHOST_UNSET,
+	    "an empty file sets nothing");
+	conf_free(&c);
+	tap(!parse("# only a comment\n\n   \n\t# indented comment\n", &c) &&
+	    !c.nr_arrays && !c.program, "comments and blank lines set nothing");
+	conf_free(&c);
+}
+
+static void test_every_keyword(void)
+{
+	static const uint8_t uuid[16] = {
+		0x0b, 0x1c, 0x2d, 0x3e, 0x4f, 0x50, 0x61, 0x72,
+		0x83, 0x94, 0xa5, 0xb6, 0xc7, 0xd8, 0xe9, 0xfa,
+	};
+	const char *text =
+		"# stria.conf\n"
+		"MAILADDR ops@example.com root   # two addresses\n"
+		"PROGRAM /usr/local/sbin/stria-alert\n"
+		"HOMEHOST <system>\n"
+		"AUTO +homehost -scratch +all\n"
+		"ARRAY data uuid=0b1c2d3e-4f50-6172-8394-a5b6c7d8e9fa level=raid6 members=8 spares=1\n"
+		"  devices=/dev/nvme*n1,/dev/disk/by-id/nvme-ACME*\n"
+		"array /dev/stria/scratch level=0\n";
+	const struct conf_array *a;
+	struct stria_conf c;
+	int ret = parse(text, &c);
+
+	tap(!ret, "a file with every keyword parses (%s)", err);
+	if (ret)
+		return;
+	tap(c.nr_mailaddr == 2 && !strcmp(c.mailaddr[0], "ops@example.com") &&
+	    !strcmp(c.mailaddr[1], "root") && c.mailaddr_line == 2,
+	    "MAILADDR: both addresses, line 2");
+	tap(c.program && !strcmp(c.program, "/usr/local/sbin/stria-alert") &&
+	    c.program_line == 3, "PROGRAM: the path, line 3");
+	tap(c.homehost_kind == CONF_HOMEHOST_SYSTEM && c.homehost_line == 4,
+	    "HOMEHOST <system>");
+	tap(c.nr_auto == 3 && c.auto_rules[0].allow &&
+	    c.auto_rules[0].what == CONF_AUTO_HOMEHOST &&
+	    !c.auto_rules[1].allow && c.auto_rules[1].what == CONF_AUTO_NAME &&
+	    !strcmp(c.auto_rules[1].name, "scratch") &&
+	    c.auto_rules[2].allow && c.auto_rules[2].what == CONF_AUTO_ALL,
+	    "AUTO: three rules in order");
+	tap(c.nr_arrays == 2, "two ARRAY lines");
+	a = &c.arrays[0];
+	tap(!strcmp(a->name, "data") && a->line == 6 && a->has_uuid &&
+	    !memcmp(a->uuid, uuid, 16) && a->level == 6 && a->members == 8 &&
+	    a->spares == 1, "ARRAY data: name, line, uuid, level, members, spares");
+	tap(a->nr_devices == 2 && !strcmp(a->devices[0], "/dev/nvme*n1") &&
+	    !strcmp(a->devices[1], "/dev/disk/by-id/nvme-ACME*"),
+	    "ARRAY data: devices= from its continuation line");
+	a = &c.arrays[1];
+	tap(!strcmp(a->name, "scratch") && a->line == 8 && !a->has_uuid &&
+	    a->level == 0 && a->members == -1 && a->spares == -1 &&
+	    !a->nr_devices, "ARRAY /dev/stria/scratch: lower-case keyword, unset tags -1");
+	tap(conf_find_array(&c, "scratch", NULL) == &c.arrays[1] &&
+	    conf_find_array(&c, NULL, uuid) == &c.arrays[0] &&
+	    !conf_find_array(&c, "other", NULL), "conf_find_array by name and by uuid");
+	tap(conf_auto_allows(&c, "scratch", 1) && !conf_auto_allows(&c, "scratch", 0) &&
+	    conf_auto_allows(&c, "x", 0),
+	    "AUTO: the first rule that matches decides (+homehost before -scratch)");
+	conf_free(&c);
+	tap(!c.arrays && !c.program && !c.path, "conf_free empties the structure");
+}
+
+static void test_syntax(void)
+{
+	struct stria_conf c;
+
+	tap(!parse("PROGRAM \"/opt/my tools/alert\"  # quoted\n", &c) &&
+	    !strcmp(c.program, "/opt/my tools/alert"), "a quoted word keeps its blank");
+	conf_free(&c);
+	tap(!parse("PROGRAM '/opt/a#b'\n", &c) && !strcmp(c.program, "/opt/a#b"),
+	    "a # inside quotes is no comment");
+	conf_free(&c);
+	tap(!parse("MAILADDR a@b \\\n c@d\nPROGRAM /bin/true\n", &c) &&
+	    c.nr_mailaddr == 2 && !strcmp(c.mailaddr[1], "c@d") && c.program_line == 3,
+	    "a backslash at the end continues the line; line numbers go on");
+	conf_free(&c);
+	tap(!parse("MAILADDR a@b\r\n\tc@d\r\nPROGRAM /bin/true\r\n", &c) &&
+	    c.nr_mailaddr == 2 && c.program_line == 3 && !strcmp(c.program, "/bin/true"),
+	    "CRLF line ends, a tab continuation");
+	conf_free(&c);
+	tap(!parse("MailAddr root\nprogram /bin/true", &c) && c.nr_mailaddr == 1 &&
+	    c.program, "keywords in any case; no newline at the end");
+	conf_free(&c);
+	tap(!parse("HOMEHOST backup-01.example.com\n", &c) &&
+	    c.homehost_kind == CONF_HOMEHOST_NAME &&
+	    !strcmp(c.homehost, "backup-01.example.com"), "HOMEHOST NAME");
+	conf_free(&c);
+	tap(!parse("HOMEHOST <none>\nAUTO no\n", &c) &&
+	    c.homehost_kind == CONF_HOMEHOST_NONE && c.nr_auto == 1 &&
+	    !conf_auto_allows(&c, "x", 1), "HOMEHOST <none>, AUTO no");
+	conf_free(&c);
+	tap(!parse("HOMEHOST <ignore>\nAUTO yes\n", &c) &&
+	    c.homehost_kind == CONF_HOMEHOST_IGNORE && conf_auto_allows(&c, "x", 0),
+	    "HOMEHOST <ignore>, AUTO yes");
+	conf_free(&c);
+	tap(!parse("ARRAY a uuid=0B1C2D3E:4F506172:8394A5B6:C7D8E9FA level=5\n", &c) &&
+	    c.arrays[0].has_uuid && c.arrays[0].uuid[0] == 0x0b &&
+	    c.arrays[0].level == 5, "uuid= in mdadm's colon form, upper case");
+	conf_free(&c);
+}
+
+static void test_errors(void)
+{
+	refused("MAILADDR root\nMAILADR root\n",
+		"stria.conf:2: unknown keyword 'MAILADR' (ARRAY, AUTO, HOMEHOST, MAILADDR, PROGRAM)");
+	refused("DEVICE /dev/nvme*\n",
+		"stria.conf:1: unknown keyword 'DEVICE' (ARRAY, AUTO, HOMEHOST, MAILADDR, PROGRAM)");
+	refused("MAILADDR\n", "stria.conf:1: MAILADDR needs at least one address");
+	refused("MAILADDR a@b\n# c\nMAILADDR c@d\n",
+		"stria.conf:3: MAILADDR is given twice (first at line 1)");
+	refused("MAILADDR -oQ/tmp\n",
+		"stria.conf:1: '-oQ/tmp' is not a mail address (user or user@host, no blanks, quotes, brackets, commas, not starting with -)");
+	refused("MAILADDR \"a b\"\n",
+		"stria.conf:1: 'a b' is not a mail address (user or user@host, no blanks, quotes, brackets, commas, not starting with -)");
+	refused("PROGRAM /bin/a /bin/b\n",
+		"stria.conf:1: PROGRAM takes one word, the program's path (quote it if it has blanks)");
+	refused("PROGRAM /bin/a\nPROGRAM /bin/b\n",
+		"stria.conf:2: PROGRAM is given twice (first at line 1)");
+	refused("PROGRAM \"/bin/a\n", "stria.conf:1: a \" quote is not closed");
+	refused("PROGRAM ''\n", "stria.conf:1: PROGRAM is empty");
+	refused("HOMEHOST\n",
+		"stria.conf:1: HOMEHOST takes one word: <system>, <none>, <ignore> or a host name");
+	refused("HOMEHOST bad_host\n",
+		"stria.conf:1: HOMEHOST 'bad_host' is not a host name (1 to 64 of A-Z a-z 0-9 . -)");
+	refused("AUTO\n",
+		"stria.conf:1: AUTO needs at least one of yes, no, +all, -all, +homehost, -homehost, +NAME, -NAME");
+	refused("AUTO +a/b\n",
+		"stria.conf:1: AUTO: '+a/b' is neither yes, no, [+-]all, [+-]homehost nor [+-] and an array name");
+	refused("AUTO yes\nAUTO no\n", "stria.conf:2: AUTO is given twice (first at line 1)");
+	refused("ARRAY\n", "stria.conf:1: ARRAY needs the array's name");
+	refused("ARRAY -x\n",
+		"stria.conf:1: '-x' is not an array name (1 to 31 of A-Z a-z 0-9 . _ -, not starting with . or -)");
+	refused("ARRAY a level=4\n",
+		"stria.conf:1: level=4 is not a stria level (0, 5, 6, raid0, raid5, raid6)");
+	refused("ARRAY a level=raid10\n",
+		"stria.conf:1: level=raid10 is not a stria level (0, 5, 6, raid0, raid5, raid6)");
+	refused("ARRAY a uuid=0b1c\n",
+		"stria.conf:1: uuid=0b1c is not a UUID (32 hex digits, as striactl detail shows it)");
+	refused("ARRAY a members=1\n", "stria.conf:1: members=1 is not a member count (2 to 64)");
+	refused("ARRAY a spares=9\n", "stria.conf:1: spares=9 is not a spare count (0 to 8)");
+	refused("ARRAY a level=5 level=6\n", "stria.conf:1: level= is given twice");
+	refused("ARRAY a devices=/dev/a,,/dev/b\n",
+		"stria.conf:1: devices= has an empty pattern: give GLOB,GLOB,... without empty ones");
+	refused("ARRAY a devices=/dev/a,\n", "stria.conf:1: devices= ends with a comma");
+	refused("ARRAY a colour=blue\n",
+		"stria.conf:1: unknown ARRAY tag 'colour' (uuid, level, members, spares, devices)");
+	refused("ARRAY a level\n",
+		"stria.conf:1: 'level' is not a tag: ARRAY takes NAME, then uuid=, level=, members=, spares=, devices=");
+	refused("ARRAY a\n\nARRAY a\n", "stria.conf:3: array 'a' is given twice (first at line 1)");
+	refused("ARRAY a uuid=0b1c2d3e4f5061728394a5b6c7d8e9fa\n"
+		"ARRAY b \\\n  uuid=0b1c2d3e4f5061728394a5b6c7d8e9fa\n",
+		"stria.conf:2: array 'b' is given twice (first at line 1)");
+	refused("ARRAY a devices=/dev/x\n  colour=red\nPROGRAM /bin/true\n",
+		"stria.conf:1: unknown ARRAY tag 'colour' (uuid, level, members, spares, devices)");
+}
+
+static void test_files(void)
+{
+	char path[] = "/tmp/stria-conf-XXXXXX";
+	struct stria_conf c;
+	int fd = mkstemp(path);
+	char want[300];
+
+	tap(conf_parse_file("/nonexistent/stria.conf", &c, err, sizeof(err)) == -ENOENT &&
+	    !strcmp(err, "/nonexistent/stria.conf: No such file or directory"),
+	    "a missing file: -ENOENT, said so");
+	if (fd < 0 || write(fd, "PROGRAM /bin/true\nFOO\n", 22) != 22) {
+		tap(0, "cannot write %s", path);
+		return;
+	}
+	snprintf(want, sizeof(want),
+		 "%s:2: unknown keyword 'FOO' (ARRAY, AUTO, HOMEHOST, MAILADDR, PROGRAM)", path);
+	tap(conf_parse_file(path, &c, err, sizeof(err)) == -EINVAL && !strcmp(err, want),
+	    "a bad line of a file names the file and the line");
+	if (ftruncate(fd, 0) || pwrite(fd, "PROGRAM /bin/true\n\0x\n", 21, 0) != 21)
+		tap(0, "cannot rewrite %s", path);
+	snprintf(want, sizeof(want), "%s: holds a NUL byte: not a text file", path);
+	tap(conf_parse_file(path, &c, err, sizeof(err)) == -EINVAL && !strcmp(err, want),
+	    "a file with a NUL byte is refused");
+	if (ftruncate(fd, 0) || pwrite(fd, "PROGRAM /bin/true\n", 18, 0) != 18)
+		tap(0, "cannot rewrite %s", path);
+	tap(!conf_parse_file(path, &c, err, sizeof(err)) && c.program &&
+	    !strcmp(c.path, path), "a good file parses, its path kept");
+	conf_free(&c);
+	close(fd);
+	unlink(path);
+}
+
+int main(void)
+{
+	test_empty();
+	test_every_keyword();
+	test_syntax();
+	test_errors();
+	test_files();
+	return tap_exit_code();
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stria.conf: the system's stria configuration (stria.conf(5)), in the
+ * manner of mdadm.conf. One keyword per line, then its words:
+ *
+ *   ARRAY NAME [uuid=UUID] [level=LEVEL] [members=N] [spares=N]
+ *              [devices=GLOB,GLOB...]
+ *   AUTO [+|-]WHAT...        WHAT: all, homehost, or an array name;
+ *                            yes = +all, no = -all
+ *   HOMEHOST <system>|<none>|<ignore>|NAME
+ *   MAILADDR ADDRESS...
+ *   PROGRAM PATH
+ *
+ * '#' starts a comment where a word could start. A line that starts with a
+ * space or a tab continues the line before it, as does a line ending in a
+ * backslash. Keywords are case-insensitive; a word may be quoted with "" or
+ * '' to hold spaces or '#'.
+ *
+ * conf_parse_file() fills a struct stria_conf; on the first bad line it
+ * fails with "FILE:LINE: what is wrong" and leaves nothing allocated. The
+ * parser has no other dependencies than libc, so it is unit-tested on its
+ * own (selftests/unit/test_config.c).
+ */
+#ifndef STRIACTL_CONFIG_H
+#define STRIACTL_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The file striactl reads by default. */
+#define STRIA_CONF_PATH		"/etc/stria/stria.conf"
+
+#define CONF_NAME_LEN		32	/* array names, as STRIA_NAME_LEN */
+#define CONF_HOST_LEN		65	/* a host name and its NUL */
+
+/**
+ * struct conf_array - an ARRAY line: an array this system knows
+ * @line: where it was given
+ * @name: the array's name (the first word; "/dev/stria/" taken off)
+ * @has_uuid: @uuid was given
+ * @uuid: uuid=: the array's UUID
+ * @level: level=: 0, 5 or 6; -1 when not given
+ * @members: members=: how many members it has; -1 when not given
+ * @spares: spares=: how many spares it should have; -1 when not given
+ * @nr_devices: entries in @devices
+ * @devices: devices=: glob patterns of the devices its members may be on
+ */
+struct conf_array {
+	int line;
+	char name[CONF_NAME_LEN];
+	int has_uuid;
+	uint8_t uuid[16];
+	int level;
+	int members;
+	int spares;
+	size_t nr_devices;
+	char **devices;
+};
+
+/* What an AUTO word is about. */
+enum conf_auto_what {
+	CONF_AUTO_ALL,		/* every array */
+	CONF_AUTO_HOMEHOST,	/* arrays created on this host */
+	CONF_AUTO_NAME,		/* the array named @name */
+};
+
+/**
+ * struct conf_auto_rule - one word of the AUTO line
+ * @allow: '+' (or no sign, or yes): may be started automatically; '-' (or
+ *	no): may not
+ * @what: what the word is about
+ * @name: with CONF_AUTO_NAME, the array's name
+ */
+struct conf_auto_rule {
+	int allow;
+	enum conf_auto_what what;
+	char name[CONF_NAME_LEN];
+};
+
+/* HOMEHOST's value. */
+enum conf_homehost {
+	CONF_HOMEHOST_UNSET,	/* no HOMEHOST line */
+	CONF_HOMEHOST_SYSTEM,	/* <system>: the host's name (gethostname) */
+	CONF_HOMEHOST_NONE,	/* <none>: no home host */
+	CONF_HOMEHOST_IGNORE,	/* <ignore>: home hosts are not looked at */
+	CONF_HOMEHOST_NAME,	/* the name in @homehost */
+};
+
+/**
+ * struct stria_conf - a parsed stria.conf
+ * @path: the file's name, as given
+ * @nr_arrays: entries in @arrays
+ * @arrays: the ARRAY lines, in file order
+ * @auto_line: where AUTO was given, 0 when not
+ * @nr_auto: entries in @auto_rules
+ * @auto_rules: AUTO's words, in order: the first that matches decides
+ * @homehost_line: where HOMEHOST was given, 0 when not
+ * @homehost_kind: its value
+ * @homehost: with CONF_HOMEHOST_NAME, the name
+ * @mailaddr_line: where MAILADDR was given, 0 when not
+ * @nr_mailaddr: entries in @mailaddr
+ * @mailaddr: where monitor mails its alerts
+ * @program_line: where PROGRAM was given, 0 when not
+ * @program: what monitor runs for each event, NULL when not given
+ */
+struct stria_conf {
+	char *path;
+	size_t nr_arrays;
+	struct conf_array *arrays;
+	int auto_line;
+	size_t nr_auto;
+	struct conf_auto_rule *auto_rules;
+	int homehost_line;
+	enum conf_homehost homehost_kind;
+	char homehost[CONF_HOST_LEN];
+	int mailaddr_line;
+	size_t nr_mailaddr;
+	char **mailaddr;
+	int program_line;
+	char *program;
+};
+
+/*
+ * Parse @path into @conf. Returns 0; -ENOENT when the file does not exist
+ * (@conf is then empty, and @err says so); another -errno when it cannot
+ * be read, -EINVAL for a bad line: @err holds "PATH:LINE: what".
+ */
+int conf_parse_file(const char *path, struct stria_conf *conf, char *err,
+		    size_t errlen);
+/* The same for @text, as if it were the contents of a file @path. */
+int conf_parse_text(const char *path, const char *text,
+		    struct stria_conf *conf, char *err, size_t errlen);
+void conf_free(struct stria_conf *conf);
+
+/* The ARRAY line for the array named @name or, when @uuid, with @uuid. */
+const struct conf_array *conf_find_array(const struct stria_conf *conf,
+					 const char *name,
+					 const uint8_t *uuid);
+/*
+ * May the array @name be started automatically? By AUTO's first word that
+ * matches it (@homehost: it was created on this host); 1 when none does.
+ */
+int conf_auto_allows(const struct stria_conf *conf, const char *name,
+		     int homehost);
+/* Is @addr a mail address MAILADDR and --mail take? */
+int conf_mailaddr_valid(const char *addr);
+/* Parse a UUID (32 hex digits; '-' and ':' anywhere are skipped). 0 or -1. */
+int conf_parse_uuid(const char *s, uint8_t *uuid);
+
+#endif

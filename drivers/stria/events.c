@@ -251,12 +251,15 @@ static void stria_ev_props(struct stria_array *a, const struct stria_ev *e,
 		stria_ev_prop(env, "STRIA_SYNC_RESULT=%s",
 			      stria_sync_result_name(e->result));
 		fallthrough;
-	case STRIA_EV_SYNC_STARTED:
 	case STRIA_EV_MISMATCHES_FOUND:
 		stria_ev_prop(env, "STRIA_SYNC_ACTION=%s",
 			      stria_sync_action_name(e->action));
 		if (scrub)
 			stria_ev_prop(env, "STRIA_MISMATCH_CNT=%llu", e->value);
+		break;
+	case STRIA_EV_SYNC_STARTED:
+		stria_ev_prop(env, "STRIA_SYNC_ACTION=%s",
+			      stria_sync_action_name(e->action));
 		break;
 	case STRIA_EV_ARRAY_DIRTY:
 		stria_ev_prop(env, "STRIA_RESYNC=%llu", e->value);
@@ -296,7 +299,8 @@ static void stria_ev_attrs(const struct stria_ev *e, const char **attrs)
 	case STRIA_EV_SYNC_INTERRUPTED:
 		attrs[n++] = "sync_action";
 		attrs[n++] = "sync_completed";
-		if (scrub && e->kind != STRIA_EV_SYNC_STARTED)
+		/* a scrub sets it to 0 when it starts */
+		if (scrub)
 			attrs[n++] = "mismatch_cnt";
 		break;
 	case STRIA_EV_MISMATCHES_FOUND:

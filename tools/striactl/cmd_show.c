@@ -17,6 +17,7 @@
 #include <linux/stria.h>
 
 #include "striactl.h"
+#include "metrics.h"
 #include "ondisk.h"
 
 /* A member's state. */
@@ -440,6 +441,53 @@ static int status_human(struct ctx *c, int fd, const char *arg,
 	return EXIT_OK;
 }
 
+/*
+ * status -o prometheus: every array, or the one @arg names, from sysfs
+ * (snapshot.h): readable without root, by a collector's cron job.
+ */
+static int status_prometheus(struct ctx *c, const char *arg)
+{
+	struct array_snap *a = NULL, *tmp;
+	char name[STRIA_NAME_LEN];
+	unsigned int idx[1024], index = 0;
+	int n, i, ret = EXIT_OK;
+	size_t nr = 0;
+
+	if (arg && resolve_array(arg, name, &index))
+		return usage_error(c, "'%s' is not an array name or /dev/striaN",
+				   arg);
+	n = snap_list(idx, 1024);
+	if (n < 0) {
+		err_msg(c, "%s/block: %s", snap_sysfs, strerror(-n));
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < n && i < 1024; i++) {
+		tmp = realloc(a, (nr + 1) * sizeof(*a));
+		if (!tmp) {
+			ret = EXIT_FAIL;
+			break;
+		}
+		a = tmp;
+		if (snap_read(idx[i], &a[nr]))
+			continue;
+		if (arg && (name[0] ? strcmp(a[nr].name, name) : a[nr].index != index))
+			continue;
+		nr++;
+	}
+	if (arg && !nr && ret == EXIT_OK) {
+		err_msg(c, "%s: no such array is running", arg);
+		ret = EXIT_NOTFOUND;
+	}
+	if (ret == EXIT_OK)
+		metrics_print(stdout, a, nr);
+	free(a);
+	if (fflush(stdout) || ferror(stdout)) {
+		err_msg(c, "cannot write the metrics: %s", strerror(errno));
+		ret = EXIT_FAIL;
+	}
+	return ret;
+}
+
 static int is_seconds(const char *s)
 {
 	if (!*s)
@@ -482,6 +530,11 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return usage_error(c, "unexpected argument '%s'", argv[optind + 1]);
+	if (c->fmt == OUT_PROMETHEUS) {
+		if (watch)
+			return usage_error(c, "-o prometheus is read by a collector: no --watch");
+		return status_prometheus(c, argc - optind == 1 ? argv[optind] : NULL);
+	}
 	fd = open_control(c);
 	if (fd < 0)
 		return -fd;

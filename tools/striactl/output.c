@@ -16,6 +16,8 @@ int out_parse_format(const char *s, enum out_format *fmt)
 		*fmt = OUT_JSON;
 	else if (!strcmp(s, "export"))
 		*fmt = OUT_EXPORT;
+	else if (!strcmp(s, "prometheus"))
+		*fmt = OUT_PROMETHEUS;
 	else
 		return -1;
 	return 0;
@@ -57,11 +59,13 @@ static void json_item(struct out *o, const char *key)
 {
 	if (o->count[o->depth]++)
 		fputc(',', o->f);
-	fputc('\n', o->f);
-	indent(o, 1);
+	if (!o->compact) {
+		fputc('\n', o->f);
+		indent(o, 1);
+	}
 	if (key && !o->is_array[o->depth]) {
 		json_string(o->f, key);
-		fputs(": ", o->f);
+		fputs(o->compact ? ":" : ": ", o->f);
 	}
 }
 
@@ -131,7 +135,7 @@ void out_begin(struct out *o)
 void out_end(struct out *o)
 {
 	if (o->fmt == OUT_JSON)
-		fputs("\n}\n", o->f);
+		fputs(o->compact ? "}\n" : "\n}\n", o->f);
 	fflush(o->f);
 }
 
@@ -159,6 +163,7 @@ static void open_container(struct out *o, const char *key, int array)
 		o->count[o->depth]++;
 		break;
 	case OUT_EXPORT:
+	case OUT_PROMETHEUS:
 		o->count[o->depth]++;
 		break;
 	}
@@ -173,7 +178,7 @@ static void close_container(struct out *o, int array)
 	if (o->depth == 0)
 		return;
 	if (o->fmt == OUT_JSON) {
-		if (o->count[o->depth]) {
+		if (o->count[o->depth] && !o->compact) {
 			fputc('\n', o->f);
 			indent(o, 0);
 		}
@@ -227,6 +232,8 @@ static void out_raw(struct out *o, const char *key, const char *val, int quote)
 		export_key(o, key);
 		export_value(o->f, val);
 		o->count[o->depth]++;
+		break;
+	case OUT_PROMETHEUS:
 		break;
 	}
 }

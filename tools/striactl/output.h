@@ -4,7 +4,8 @@
  * describes its result as nested objects, arrays and key/value pairs; the
  * chosen format renders it:
  *   normal  "key: value" lines, indented by nesting, for people;
- *   json    one JSON document;
+ *   json    one JSON document (compact: on one line, as monitor's
+ *           events are);
  *   export  KEY=value lines (STRIA_ prefix, nested names joined by '_'),
  *           for udev IMPORT{program} and shell eval.
  */
@@ -14,13 +15,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum out_format { OUT_NORMAL, OUT_JSON, OUT_EXPORT };
+/* OUT_PROMETHEUS: status only, printed by metrics.c, not here */
+enum out_format { OUT_NORMAL, OUT_JSON, OUT_EXPORT, OUT_PROMETHEUS };
 
 #define OUT_MAX_DEPTH 8
 
 struct out {
 	FILE *f;
 	enum out_format fmt;
+	int compact;			/* json: one line, no indent */
 	int depth;
 	int count[OUT_MAX_DEPTH];	/* items printed at each depth */
 	int is_array[OUT_MAX_DEPTH];

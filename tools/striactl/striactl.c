@@ -82,8 +82,9 @@ void print_cmd_help(const struct command *cmd, FILE *f)
 	fprintf(f, "usage: striactl %s %s\n\n%s\n", cmd->name, cmd->usage,
 		cmd->help);
 	if (cmd->display)
-		fputs("\n  -o, --output FORMAT  normal (default) or json\n"
-		      "      --export         KEY=value lines for udev and shells\n",
+		fputs("\n  -o, --output FORMAT  normal (default) or json\n", f);
+	if (cmd->display == 1)
+		fputs("      --export         KEY=value lines for udev and shells\n",
 		      f);
 	fputs("  -q, --quiet          no informational messages, only results,\n"
 	      "                       warnings and errors\n"
@@ -103,12 +104,15 @@ int common_opt(struct ctx *c, int opt)
 		if (!c->cmd->display)
 			return usage_error(c, "this command has no output format");
 		if (out_parse_format(optarg, &c->fmt))
-			return usage_error(c, "unknown output format '%s' (normal, json)",
-					   optarg);
+			return usage_error(c, "unknown output format '%s' (normal, json%s)",
+					   optarg, strcmp(c->cmd->name, "status") ?
+					   "" : ", prometheus");
+		if (c->fmt == OUT_PROMETHEUS && strcmp(c->cmd->name, "status"))
+			return usage_error(c, "-o prometheus is for status only");
 		return 0;
 	case 'E':
-		if (!c->cmd->display)
-			return usage_error(c, "this command has no output format");
+		if (c->cmd->display != 1)
+			return usage_error(c, "this command has no --export");
 		c->fmt = OUT_EXPORT;
 		return 0;
 	case 'h':
@@ -343,7 +347,31 @@ static const struct command commands[] = {
 	  "mismatches; and the write-intent bitmap: regions dirty of all.\n\n"
 	  "  -w, --watch [SECONDS]\n"
 	  "                       show it again every SECONDS (default 2) until\n"
-	  "                       interrupted", 1 },
+	  "                       interrupted\n"
+	  "  -o prometheus        metrics in the Prometheus text format, for\n"
+	  "                       node_exporter's textfile collector (read from\n"
+	  "                       sysfs: no root needed)", 1 },
+	{ "monitor", cmd_monitor,
+	  "[-o FORMAT] [--mail ADDR]... [--program PATH] [--delay SECONDS] [--oneshot] [--test] [--config FILE] [--no-syslog] [--sendmail PATH]",
+	  "Follow every array and report each event (a member failed, removed or\n"
+	  "added, a spare rebuilt, the array degraded, failed or back to active, a\n"
+	  "sync started or ended, mismatches found, an unclean shutdown): a line\n"
+	  "on stdout and in syslog, PROGRAM run as 'PROGRAM EVENT /dev/striaN\n"
+	  "[MEMBER]', and a mail to MAILADDR for warnings and worse. MAILADDR and\n"
+	  "PROGRAM come from /etc/stria/stria.conf when it exists; the options\n"
+	  "win over it. Runs until interrupted (stria-monitor.service).\n\n"
+	  "  -m, --mail ADDR      mail alerts to ADDR (again for more addresses)\n"
+	  "  -p, --program PATH   run PATH for every event\n"
+	  "  -d, --delay SECONDS  read every array again this often (default 60)\n"
+	  "  -1, --oneshot        report what is wrong now and exit: 1 when\n"
+	  "                       anything is (degraded, failed members, mismatches,\n"
+	  "                       a resync owed), 0 when not; for cron and checks\n"
+	  "  -t, --test           send a TestMessage event for every array through\n"
+	  "                       every channel and exit: 0 when each got through\n"
+	  "  -c, --config FILE    read FILE instead of /etc/stria/stria.conf\n"
+	  "      --no-syslog      no lines in syslog\n"
+	  "      --sendmail PATH  the sendmail to mail with (default\n"
+	  "                       /usr/sbin/sendmail)", 2 },
 	{ "detail", cmd_detail, "[-o FORMAT|--export] NAME|/dev/striaN",
 	  "Everything about a running array: geometry, layout, state, write-intent\n"
 	  "bitmap, members, NUMA node and the CPU -> hardware queue map.", 1 },

@@ -45,7 +45,7 @@ struct ctx {
  * @fn: the implementation; returns an EXIT_* code
  * @usage: synopsis after "striactl NAME"
  * @help: the paragraph shown by "striactl NAME --help"
- * @display: takes -o/--export
+ * @display: takes -o and --export (1), or -o only (2)
  */
 struct command {
 	const char *name;
@@ -94,6 +94,9 @@ int cmd_replace(struct ctx *c, int argc, char **argv);
 int cmd_remove(struct ctx *c, int argc, char **argv);
 int cmd_scrub(struct ctx *c, int argc, char **argv);
 int cmd_wait(struct ctx *c, int argc, char **argv);
+
+/* cmd_monitor.c */
+int cmd_monitor(struct ctx *c, int argc, char **argv);
 
 /* cmd_show.c */
 const char *array_state_name(uint32_t state);

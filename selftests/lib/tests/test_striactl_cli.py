@@ -36,7 +36,7 @@ def test_the_command_list_is_found() -> None:
 
 @pytest.mark.parametrize("cmd", ["create", "assemble", "stop", "status", "detail",
                                  "examine", "list", "fail", "add", "remove",
-                                 "replace", "scrub", "wait"])
+                                 "replace", "scrub", "wait", "monitor"])
 def test_help_exits_0(cmd: str) -> None:
     p = run(cmd, "--help")
     assert p.returncode == 0, p.stderr
@@ -55,3 +55,53 @@ def test_missing_operands_are_usage_errors(args: list[str], missing: str) -> Non
     p = run(*args)
     assert p.returncode == 2, (p.returncode, p.stderr)
     assert missing in p.stderr
+
+
+# monitor and status -o prometheus read sysfs, so they run here too; this
+# host has no stria arrays.
+
+def test_monitor_bad_config_names_file_and_line(tmp_path: Path) -> None:
+    conf = tmp_path / "stria.conf"
+    conf.write_text("PROGRAM /bin/true\nMAILADR root\n")
+    p = run("monitor", "--oneshot", "--no-syslog", "--config", str(conf))
+    assert p.returncode == 1, p.stderr
+    assert f"{conf}:2: unknown keyword 'MAILADR'" in p.stderr
+
+
+def test_monitor_missing_config_given_is_an_error(tmp_path: Path) -> None:
+    p = run("monitor", "--oneshot", "--no-syslog", "--config", str(tmp_path / "none"))
+    assert p.returncode == 1 and "No such file or directory" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--delay", "0"], "--delay takes 1 to 86400 seconds"),
+    (["--mail", "-oQ/tmp"], "is not a mail address"),
+    (["--export"], "this command has no --export"),
+    (["-o", "prometheus"], "-o prometheus is for status only"),
+    (["extra"], "unexpected argument 'extra'"),
+])
+def test_monitor_usage_errors(args: list[str], message: str) -> None:
+    p = run("monitor", *args)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    assert message in p.stderr
+
+
+def test_monitor_program_must_be_executable(tmp_path: Path) -> None:
+    p = run("monitor", "--oneshot", "--no-syslog", "--config", "/dev/null",
+            "--program", str(tmp_path / "none"))
+    assert p.returncode == 1 and "PROGRAM" in p.stderr, p.stderr
+
+
+def test_monitor_oneshot_without_arrays_exits_0() -> None:
+    p = run("monitor", "--oneshot", "--no-syslog", "--config", "/dev/null")
+    assert p.returncode == 0 and p.stdout == "", (p.returncode, p.stdout, p.stderr)
+
+
+def test_monitor_test_without_arrays_exits_3() -> None:
+    p = run("monitor", "--test", "--no-syslog", "--config", "/dev/null")
+    assert p.returncode == 3 and "no stria array is running" in p.stderr, p.stderr
+
+
+def test_status_prometheus_without_arrays_is_empty() -> None:
+    p = run("status", "-o", "prometheus")
+    assert p.returncode == 0 and p.stdout == "", (p.returncode, p.stdout, p.stderr)

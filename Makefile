@@ -15,7 +15,8 @@
 #                   both kernels; run before resolving the issues that need them
 #   make demo       boot the VM, tune show, a stria array, the quick benchmark
 #   make bench      the benchmarks of selftests/bench/ (not part of make check)
-#   make install    module, tools, udev rules, man pages, shell completion
+#   make install    module, tools, udev rules, systemd units, man pages,
+#                   shell completion
 #                   (PREFIX=/usr by default, DESTDIR supported)
 
 # The kernel to build against: the running kernel's headers, else the newest
@@ -42,6 +43,7 @@ BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 UDEVDIR ?= /usr/lib/udev/rules.d
+SYSTEMDUNITDIR ?= /usr/lib/systemd/system
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # Debian's zsh reads packages' completion from vendor-completions, local
 # ones from site-functions
@@ -174,6 +176,10 @@ install: all
 	$(MAKE) -C tools/striactl install DESTDIR=$(DESTDIR) SBINDIR=$(SBINDIR) MANDIR=$(MANDIR)
 	install -d $(DESTDIR)$(UDEVDIR) $(DESTDIR)$(MANDIR)/man8
 	for f in udev/*.rules; do [ ! -e "$$f" ] || install -m 644 "$$f" $(DESTDIR)$(UDEVDIR)/; done
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	for f in systemd/*.service; do \
+		sed 's|/usr/sbin/striactl|$(SBINDIR)/striactl|' "$$f" >$(DESTDIR)$(SYSTEMDUNITDIR)/$${f##*/} && \
+		chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/$${f##*/} || exit 1; done
 	install -m 644 tools/python/man/*.8 $(DESTDIR)$(MANDIR)/man8/
 	$(PYTHON) scripts/install-python $(PREFIX) $(BINDIR) $(DESTDIR)
 	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)

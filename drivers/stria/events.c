@@ -186,6 +186,12 @@ static void stria_ev_queue(struct stria_array *a, u32 kind,
 	schedule_work(&ev->work);
 }
 
+/* A check or repair: its events carry the mismatch count. */
+static bool stria_ev_scrub(u32 action)
+{
+	return action == STRIA_SYNC_CHECK || action == STRIA_SYNC_REPAIR;
+}
+
 static const char *stria_sync_result_name(int result)
 {
 	switch (result) {
@@ -220,8 +226,7 @@ static __printf(2, 3) void stria_ev_prop(struct stria_ev_env *env,
 static void stria_ev_props(struct stria_array *a, const struct stria_ev *e,
 			   struct stria_ev_env *env)
 {
-	bool scrub = e->action == STRIA_SYNC_CHECK ||
-		     e->action == STRIA_SYNC_REPAIR;
+	bool scrub = stria_ev_scrub(e->action);
 
 	env->n = 0;
 	stria_ev_prop(env, "STRIA_EVENT=%s", stria_ev_names[e->kind]);
@@ -277,8 +282,7 @@ static void stria_ev_attrs(const struct stria_ev *e, const char **attrs)
 		"members", "state", "sync_action", "sync_completed",
 		"mismatch_cnt",
 	};
-	bool scrub = e->action == STRIA_SYNC_CHECK ||
-		     e->action == STRIA_SYNC_REPAIR;
+	bool scrub = stria_ev_scrub(e->action);
 	int n = 0;
 
 	switch (e->kind) {
@@ -549,7 +553,7 @@ void stria_event_sync_ended(struct stria_array *a, u32 action, int result,
 {
 	struct stria_ev e = { .action = action, .result = result,
 			      .value = mismatches };
-	bool scrub = action == STRIA_SYNC_CHECK || action == STRIA_SYNC_REPAIR;
+	bool scrub = stria_ev_scrub(action);
 
 	stria_ev_queue(a, result ? STRIA_EV_SYNC_INTERRUPTED :
 		       STRIA_EV_SYNC_FINISHED, NULL, STRIA_NO_MEMBER, &e);

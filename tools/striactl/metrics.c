@@ -11,6 +11,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -201,27 +202,30 @@ static void print_states(FILE *f, const struct array_snap *a, size_t n)
 			}
 }
 
-static void print_member_counters(FILE *f, const struct array_snap *a,
-				  size_t n)
+/* One counter of every member, spare and replacement: the field at @off. */
+static void member_counter(FILE *f, const struct array_snap *a, size_t n,
+			   const char *name, const char *help, size_t off)
 {
 	unsigned int i, k;
 
-	family(f, "stria_member_errors_total", "counter",
-	       "I/O errors a member returned since the array started, or since it took its role.");
+	family(f, name, "counter", help);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < a[i].nr_entries; k++) {
-			sample_start(f, "stria_member_errors_total", &a[i]);
+			sample_start(f, name, &a[i]);
 			member_labels(f, &a[i].m[k]);
-			sample_end(f, a[i].m[k].errors);
+			sample_end(f, *(const uint64_t *)((const char *)&a[i].m[k] + off));
 		}
-	family(f, "stria_member_read_repairs_total", "counter",
-	       "Failed reads of a member rebuilt from the others and written back to it (RAID5/6).");
-	for (i = 0; i < n; i++)
-		for (k = 0; k < a[i].nr_entries; k++) {
-			sample_start(f, "stria_member_read_repairs_total", &a[i]);
-			member_labels(f, &a[i].m[k]);
-			sample_end(f, a[i].m[k].read_repairs);
-		}
+}
+
+static void print_member_counters(FILE *f, const struct array_snap *a,
+				  size_t n)
+{
+	member_counter(f, a, n, "stria_member_errors_total",
+		       "I/O errors a member returned since the array started, or since it took its role.",
+		       offsetof(struct snap_member, errors));
+	member_counter(f, a, n, "stria_member_read_repairs_total",
+		       "Failed reads of a member rebuilt from the others and written back to it (RAID5/6).",
+		       offsetof(struct snap_member, read_repairs));
 }
 
 static void print_sync(FILE *f, const struct array_snap *a, size_t n)

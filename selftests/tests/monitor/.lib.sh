@@ -101,6 +101,14 @@ ev_wait() {
 	fi
 }
 
+# scan_wait DESC PATTERN...: ev_wait on $SCAN (a monitor that only
+# re-reads sysfs), for an event it found itself ("source":"scan").
+scan_wait() {
+	local desc=$1
+	shift
+	EVENTS=$SCAN ev_wait "re-reads: $desc" '"source":"scan"' "$@"
+}
+
 # ev_once DESC PATTERN...: exactly one line of $EVENTS has every PATTERN.
 ev_once() {
 	check_eq "$1" 1 "$(shift; ev_count "$@")"

@@ -111,6 +111,27 @@ static struct mon_array *find_array(struct mon *m, unsigned int index)
 	return NULL;
 }
 
+static int is_scrub(const char *action)
+{
+	return !strcmp(action, "check") || !strcmp(action, "repair");
+}
+
+/*
+ * A check or repair that runs has reported no mismatches yet, whatever
+ * it counted so far: its count is reported when it ends (MismatchesFound,
+ * from the kernel or a re-read). @rep becomes what was reported of the
+ * array, from a snapshot @cur of it; @action and @reported: what was
+ * reported before (@action "" when nothing was).
+ */
+static void set_reported(struct array_snap *rep, const struct array_snap *cur,
+			 const char *action, uint64_t reported)
+{
+	*rep = *cur;
+	if (is_scrub(cur->sync_action))
+		rep->mismatch_cnt = strcmp(action, cur->sync_action) ? 0 :
+				    reported;
+}
+
 static struct mon_array *add_array(struct mon *m, const struct array_snap *s)
 {
 	struct mon_array **arr, *a = calloc(1, sizeof(*a));
@@ -124,7 +145,7 @@ static struct mon_array *add_array(struct mon *m, const struct array_snap *s)
 	}
 	m->arrays = arr;
 	a->index = s->index;
-	a->rep = *s;
+	set_reported(&a->rep, s, "", 0);
 	arr[m->nr++] = a;
 	return a;
 }
@@ -635,8 +656,7 @@ static void diff_sync(struct mon *m, struct mon_array *a,
 		      const struct array_snap *old,
 		      const struct array_snap *cur)
 {
-	int scrub = !strcmp(old->sync_action, "check") ||
-		    !strcmp(old->sync_action, "repair");
+	int scrub = is_scrub(old->sync_action);
 	struct mon_event e;
 	char result[24];
 
@@ -693,8 +713,11 @@ static void diff_array(struct mon *m, struct mon_array *a,
 		       const struct array_snap *cur)
 {
 	const struct array_snap *old = &a->rep;
+	uint64_t reported = old->mismatch_cnt;
+	char action[sizeof(old->sync_action)];
 	struct mon_event e;
 
+	memcpy(action, old->sync_action, sizeof(action));
 	diff_members(m, old, cur);
 	if (strcmp(old->state, cur->state)) {
 		event_init(&e, !strcmp(cur->state, "active") ? "ArrayOptimal" :
@@ -703,7 +726,7 @@ static void diff_array(struct mon *m, struct mon_array *a,
 		report(m, &e);
 	}
 	diff_sync(m, a, old, cur);
-	a->rep = *cur;
+	set_reported(&a->rep, cur, action, reported);
 }
 
 /*
@@ -949,8 +972,7 @@ static int apply_event(struct mon_array *a, const struct mon_event *e)
 		if (!strcmp(s->sync_action, e->sync_action))
 			return 0;
 		set_str(s->sync_action, sizeof(s->sync_action), e->sync_action);
-		if (!strcmp(e->sync_action, "check") ||
-		    !strcmp(e->sync_action, "repair"))
+		if (is_scrub(e->sync_action))
 			s->mismatch_cnt = 0;
 	} else if (!strcmp(n, "SyncFinished") || !strcmp(n, "SyncInterrupted")) {
 		if (!strcmp(s->sync_action, "idle"))

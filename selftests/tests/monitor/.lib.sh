@@ -114,6 +114,33 @@ ev_once() {
 	check_eq "$1" 1 "$(shift; ev_count "$@")"
 }
 
+# pollers SECONDS FILE... -- CONTROL...: poll(2) each
+# /sys/block/stria0/stria/FILE and CONTROL for POLLPRI (sysfs_notify)
+# after reading it, until every FILE woke or SECONDS passed; print "NAME
+# woke" or "NAME slept" for each. Ready when /tmp/pollers.ready exists.
+pollers() {
+	/usr/bin/python3 -c '
+import select, sys, time
+files, want = {}, True
+p = select.poll()
+for name in sys.argv[2:]:
+    if name == "--":
+        want = False
+        continue
+    f = open("/sys/block/stria0/stria/" + name)
+    f.read()
+    p.register(f, select.POLLPRI | select.POLLERR)
+    files[f.fileno()] = [name, f, "slept", want]
+open("/tmp/pollers.ready", "w").close()
+end = time.time() + float(sys.argv[1])
+while time.time() < end and any(v[2] == "slept" and v[3] for v in files.values()):
+    for fd, ev in p.poll(500):
+        files[fd][2] = "woke"
+        p.unregister(fd)
+for name, f, what, _ in files.values():
+    print(name, what)' "$@"
+}
+
 # kname_of DEV: the kernel's name of block device DEV (/dev/nvme3n1 ->
 # nvme3n1).
 kname_of() {

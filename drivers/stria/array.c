@@ -21,7 +21,11 @@
  * Assembly takes the bitmap of the freshest superblock, starts those
  * members failed (their own, older superblocks are not held against them;
  * they may also be missing) and refuses when more have failed or are being
- * rebuilt than the level tolerates.
+ * rebuilt than the level tolerates. A role that is missing but not recorded
+ * as failed is refused too, unless the request says STRIA_ARRAY_F_RUN:
+ * then it starts failed as well, and the first superblock update records
+ * it, so the device is stale when it comes back (a degraded start, as
+ * md's --run).
  *
  * Failing members on request, spares, add, remove and replace are in
  * members.c.
@@ -165,7 +169,9 @@ int stria_disk_stacks_on(struct gendisk *disk, struct stria_array *a)
  * @holder: the exclusive-open identity, handed over to the array
  * @fresh: position of the superblock with the highest event count
  * @nr_roles: members of the array (create: the devices given)
- * @failed: roles that start failed, from that superblock
+ * @failed: roles that start failed, from that superblock, and @missing
+ * @missing: roles neither given nor recorded as failed, that start failed
+ *	because the request said STRIA_ARRAY_F_RUN
  * @rebuilding: roles that start being rebuilt, from that superblock
  * @rebuild_offset: where their rebuild goes on
  * @scrub_action: an interrupted scrub to resume, STRIA_SB_SCRUB_*
@@ -186,6 +192,7 @@ struct stria_opened {
 	u32 fresh;
 	u32 nr_roles;
 	u64 failed;
+	u64 missing;
 	u64 rebuilding;
 	u64 rebuild_offset;
 	u32 scrub_action;
@@ -357,8 +364,9 @@ static struct stria_array *stria_find_uuid(const u8 *uuid)
 }
 
 /*
- * Assembly refuses an array with more failed members than its level
- * tolerates, naming them.
+ * Assembly refuses an array with more failed (or, started with
+ * STRIA_ARRAY_F_RUN, missing) members than its level tolerates, naming
+ * them.
  */
 static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
 			      const struct stria_geom *g, const u32 *roles)
@@ -366,6 +374,8 @@ static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
 	DECLARE_BITMAP(fb, STRIA_GEOM_MAX_MEMBERS);
 	u64 missing = o->failed | o->rebuilding;
 	u32 i, nfail = hweight64(missing), tol = stria_geom_nr_parity(g);
+	const char *what = o->missing ? "missing or marked failed" :
+			   "marked failed";
 
 	if (nfail <= tol)
 		return 0;
@@ -378,13 +388,15 @@ static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
 				   spec->name, roles[i], spec->paths[i],
 				   g->level);
 		else
-			stria_fail(spec, STRIA_NO_MEMBER, "array '%s' cannot start: member %u is marked failed and raid%u tolerates none",
-				   spec->name, (u32)__ffs64(missing), g->level);
+			stria_fail(spec, STRIA_NO_MEMBER, "array '%s' cannot start: member %u is %s and raid%u tolerates none",
+				   spec->name, (u32)__ffs64(missing),
+				   o->missing ? "missing" : "marked failed",
+				   g->level);
 		return -EINVAL;
 	}
 	bitmap_from_u64(fb, missing);
-	stria_fail(spec, STRIA_NO_MEMBER, "array '%s' cannot start: %u members (roles %*pbl) are marked failed%s, raid%u tolerates %u",
-		   spec->name, nfail, (int)STRIA_GEOM_MAX_MEMBERS, fb,
+	stria_fail(spec, STRIA_NO_MEMBER, "array '%s' cannot start: %u members (roles %*pbl) are %s%s, raid%u tolerates %u",
+		   spec->name, nfail, (int)STRIA_GEOM_MAX_MEMBERS, fb, what,
 		   o->rebuilding ? " or being rebuilt" : "", g->level, tol);
 	return -EINVAL;
 }
@@ -395,8 +407,9 @@ static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
  * older one is a failed member the freshest superblock records, or was
  * replaced (its role taken by a spare, or a spare since removed) and is
  * left out, or is one update behind (a crash cut that update short) and
- * holds its role, or is stale and refused. Every role without a device must be
- * recorded as failed, or as being rebuilt (it then starts failed).
+ * holds its role, or is stale and refused. Every role without a device must
+ * be recorded as failed, or as being rebuilt (it then starts failed), or the
+ * request says STRIA_ARRAY_F_RUN (it then starts failed: @o->missing).
  */
 static int stria_assign_roles(struct stria_spec *spec, struct stria_opened *o,
 			      u64 maxev, u32 *roles)
@@ -460,15 +473,20 @@ static int stria_assign_roles(struct stria_spec *spec, struct stria_opened *o,
 	for (role = 0; role < o->nr_roles; role++) {
 		if (test_bit(role, seen) || (o->failed & BIT_ULL(role)))
 			continue;
-		if (!(o->rebuilding & BIT_ULL(role))) {
+		if (o->rebuilding & BIT_ULL(role)) {
+			/* half rebuilt and gone: it has failed, another spare may come */
+			pr_info("array '%.31s': member %u, being rebuilt, is missing: it starts failed\n",
+				o->sb[o->fresh].name, role);
+			o->rebuilding &= ~BIT_ULL(role);
+			o->failed |= BIT_ULL(role);
+			continue;
+		}
+		if (!spec->run) {
 			stria_fail(spec, STRIA_NO_MEMBER, "member %u of array '%.31s' is missing (not given, and not recorded as failed)",
 				   role, o->sb[o->fresh].name);
 			return -ENODEV;
 		}
-		/* half rebuilt and gone: it has failed, another spare may come */
-		pr_info("array '%.31s': member %u, being rebuilt, is missing: it starts failed\n",
-			o->sb[o->fresh].name, role);
-		o->rebuilding &= ~BIT_ULL(role);
+		o->missing |= BIT_ULL(role);
 		o->failed |= BIT_ULL(role);
 	}
 	return 0;
@@ -1146,6 +1164,17 @@ static bool stria_name_taken(struct stria_spec *spec)
 	return false;
 }
 
+/* A degraded start (STRIA_ARRAY_F_RUN): which roles it started without. */
+static void stria_log_missing(struct stria_array *a, u64 missing)
+{
+	DECLARE_BITMAP(mb, STRIA_GEOM_MAX_MEMBERS);
+
+	bitmap_from_u64(mb, missing);
+	pr_warn("stria%d: array '%s' started degraded: member%s %*pbl missing, recorded as failed\n",
+		a->index, a->name, hweight64(missing) > 1 ? "s" : "",
+		(int)STRIA_GEOM_MAX_MEMBERS, mb);
+}
+
 /**
  * stria_array_start() - create or assemble an array
  * @spec: the validated request; @spec->msg and @spec->err_member say why
@@ -1238,6 +1267,8 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 		a->nr_members, atomic_read(&a->nr_failed), a->nr_spares,
 		1U << (a->geom.chunk_shift - 1),
 		stria_geom_array_sectors(&a->geom), a->node);
+	if (o.missing)
+		stria_log_missing(a, o.missing);
 	stria_bitmap_run(a);
 	/* user space hears of the array's state from here on */
 	stria_events_start(a, o.dirty ||

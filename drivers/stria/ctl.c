@@ -30,7 +30,8 @@
 				 STRIA_FEAT_RAID5 | STRIA_FEAT_RAID6 | \
 				 STRIA_FEAT_FAIL | STRIA_FEAT_SPARES | \
 				 STRIA_FEAT_SYNC | STRIA_FEAT_BITMAP | \
-				 STRIA_FEAT_READD | STRIA_FEAT_REPLACE)
+				 STRIA_FEAT_READD | STRIA_FEAT_REPLACE | \
+				 STRIA_FEAT_RUN)
 
 /* The ABI's parity layout numbers are geom.h's (and md's). */
 static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
@@ -167,10 +168,12 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 	u32 c = req->chunk_sectors;
 
 	if (req->flags & ~(STRIA_ARRAY_F_LAYOUT | STRIA_ARRAY_F_FORCE |
-			   STRIA_ARRAY_F_NO_BITMAP))
+			   STRIA_ARRAY_F_NO_BITMAP | STRIA_ARRAY_F_RUN))
 		return stria_refuse(req, "unknown flags 0x%x", req->flags);
 	if (!assemble && (req->flags & STRIA_ARRAY_F_FORCE))
 		return stria_refuse(req, "force is for assemble only");
+	if (!assemble && (req->flags & STRIA_ARRAY_F_RUN))
+		return stria_refuse(req, "run is for assemble only");
 	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)) ||
 	    req->index || req->err_member ||
 	    memchr_inv(req->uuid, 0, sizeof(req->uuid)) ||
@@ -190,7 +193,8 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 	    (req->numa_node >= nr_node_ids || !node_online(req->numa_node)))
 		return stria_refuse(req, "NUMA node %u is not online", req->numa_node);
 	if (assemble) {
-		if (req->level || c || (req->flags & ~STRIA_ARRAY_F_FORCE) ||
+		if (req->level || c ||
+		    (req->flags & ~(STRIA_ARRAY_F_FORCE | STRIA_ARRAY_F_RUN)) ||
 		    req->layout || req->bitmap_chunk)
 			return stria_refuse(req, "level, chunk, layout and bitmap come from the superblocks; pass 0");
 		if (req->name[0] && !stria_name_valid(req->name))
@@ -280,6 +284,7 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 	}
 	spec.assemble = assemble;
 	spec.force = req->flags & STRIA_ARRAY_F_FORCE;
+	spec.run = req->flags & STRIA_ARRAY_F_RUN;
 	spec.level = req->level;
 	spec.layout = req->layout;
 	spec.chunk_sectors = req->chunk_sectors;

@@ -293,6 +293,8 @@ struct stria_clone {
  * @assemble: assemble from superblocks instead of creating
  * @force: assemble a RAID5/6 array that was not stopped cleanly even while
  *	degraded (its parity may be wrong where writes were cut short)
+ * @run: assemble even with members missing, within the level's tolerance:
+ *	they start failed, and the superblocks record them so
  * @level: RAID level (create)
  * @layout: RAID5/6 parity layout, STRIA_LAYOUT_* (create; 0 on RAID0)
  * @chunk_sectors: chunk size (create)
@@ -308,6 +310,7 @@ struct stria_clone {
 struct stria_spec {
 	bool assemble;
 	bool force;
+	bool run;
 	u32 level;
 	u32 layout;
 	u32 chunk_sectors;

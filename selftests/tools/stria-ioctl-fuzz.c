@@ -211,9 +211,10 @@ static void fixup(int c, void *req, uint32_t size)
 		SET(struct stria_ioc_array, index, 0);
 		SET(struct stria_ioc_array, err_member, 0);
 		SET(struct stria_ioc_array, level, c == 2 ? 0 : PL(3) ? (uint32_t)"\0\5\6"[pick(3)] : val32());
-		SET(struct stria_ioc_array, flags, PL(2) ? (c == 2 ? pick(2) * STRIA_ARRAY_F_FORCE :
+		SET(struct stria_ioc_array, flags, PL(2) ? (c == 2 ? pick(2) * STRIA_ARRAY_F_FORCE |
+			pick(2) * STRIA_ARRAY_F_RUN :
 			a->level ? pick(2) * STRIA_ARRAY_F_LAYOUT | pick(2) * STRIA_ARRAY_F_NO_BITMAP : 0) :
-			pick(8));
+			pick(16));
 		SET(struct stria_ioc_array, chunk_sectors, c == 2 ? 0 : PL(2) ? 8U << pick(9) : val32());
 		SET(struct stria_ioc_array, layout, PL(2) ? (a->flags & STRIA_ARRAY_F_LAYOUT ? pick(4) : 0) :
 		    val32());

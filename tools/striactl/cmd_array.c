@@ -386,6 +386,29 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/*
+ * After a start with --run: when the array runs degraded, which roles have
+ * no current device and how to give them one.
+ */
+static void report_degraded(int fd, const struct stria_ioc_array *req)
+{
+	struct stria_ioc_member m[STRIA_MAX_MEMBERS + STRIA_MAX_SPARES];
+	struct stria_ioc_query q;
+	char roles[ROLES_BUF_LEN];
+	uint64_t failed = 0;
+	uint32_t i;
+
+	if (query_array(fd, NULL, req->index, 0, &q, m, NULL, 0) ||
+	    q.state == STRIA_STATE_ACTIVE)
+		return;
+	for (i = 0; i < q.nr_members && i < STRIA_MAX_MEMBERS; i++)
+		if (m[i].state != STRIA_STATE_ACTIVE)
+			failed |= 1ULL << i;
+	printf("array '%s' runs degraded: member%s %s missing or failed, recorded so in the superblocks; 'striactl add %s DEV' rebuilds onto a new or returning drive\n",
+	       req->name, q.nr_failed > 1 ? "s" : "", fmt_roles(failed, roles),
+	       req->name);
+}
+
 static int assemble_paths(struct ctx *c, const char *name, int n,
 			  char **paths, int quiet_exists, uint32_t flags)
 {
@@ -418,10 +441,18 @@ static int assemble_paths(struct ctx *c, const char *name, int n,
 		int err = errno;
 
 		ret = report_array_error(c, &req, err);
+		req.msg[STRIA_MSG_LEN - 1] = '\0';
 		if (err == EUCLEAN)
 			fprintf(stderr, "note: writes cut short by the crash may have left stripes whose parity does not match their data; a missing member's data would be rebuilt wrong there, silently\n");
+		else if (err == ENODEV && !(flags & STRIA_ARRAY_F_RUN))
+			fprintf(stderr, "note: --run starts the array without its missing members, when its level tolerates that (RAID5: 1, RAID6: 2)\n");
+		else if ((flags & STRIA_ARRAY_F_RUN) &&
+			 strstr(req.msg, "unknown flags"))
+			fprintf(stderr, "note: the loaded stria module predates --run: load a newer one\n");
 	} else {
 		print_started(&req, "assembled");
+		if (flags & STRIA_ARRAY_F_RUN)
+			report_degraded(fd, &req);
 	}
 	close(fd);
 	free(ptrs);
@@ -497,15 +528,28 @@ static void collect(const char *path, const struct stria_sb *sb, void *arg)
 	}
 }
 
-/* Every role is there, or recorded as failed by the freshest superblock. */
-static int found_complete(const struct found *f)
+/*
+ * The roles with no device that the freshest superblock does not record as
+ * failed: none when the array is complete.
+ */
+static uint64_t found_missing(const struct found *f)
 {
+	uint64_t missing = 0;
 	uint32_t i;
 
-	for (i = 0; i < f->nr_members; i++)
+	for (i = 0; i < f->nr_members && i < STRIA_MAX_MEMBERS; i++)
 		if (!f->paths[i] && !(f->failed & (1ULL << i)))
-			return 0;
-	return 1;
+			missing |= 1ULL << i;
+	return missing;
+}
+
+/* Is @f the array @want names (its name or its UUID)? */
+static int found_is(const struct found *f, const char *want)
+{
+	char u[40];
+
+	uuid_fmt(f->uuid, u);
+	return !strcmp(want, u) || !strncmp(want, f->name, sizeof(f->name));
 }
 
 /* The roles present and the spares, packed at the start of f->paths. */
@@ -593,12 +637,18 @@ static int array_running(int fd, const uint8_t *uuid)
 	return 0;
 }
 
-static int assemble_scan(struct ctx *c, const char *only_dev, uint32_t flags)
+/*
+ * --scan [ARRAY...], or --incremental @only_dev: assemble the arrays found
+ * on block devices (those @want names, by name or UUID, when @nwant).
+ */
+static int assemble_scan(struct ctx *c, const char *only_dev, uint32_t flags,
+			 char **want, int nwant)
 {
 	struct found *list = NULL, *f;
 	struct stria_sb sb;
-	char why[160];
-	int fd, ret = EXIT_OK, r, running;
+	char why[160], roles[ROLES_BUF_LEN];
+	int fd, ret = EXIT_OK, r, running, w;
+	uint64_t missing;
 	uint32_t have, i;
 
 	if (only_dev) {
@@ -618,8 +668,21 @@ static int assemble_scan(struct ctx *c, const char *only_dev, uint32_t flags)
 		found_free(list);
 		return -fd;
 	}
+	for (w = 0; w < nwant; w++) {
+		for (f = list; f && !found_is(f, want[w]); f = f->next)
+			;
+		if (!f) {
+			err_msg(c, "no members of array '%s' found on any block device",
+				want[w]);
+			ret = EXIT_NOTFOUND;
+		}
+	}
 	for (f = list; f; f = f->next) {
 		if (only_dev && memcmp(f->uuid, sb.array_uuid, STRIA_UUID_LEN))
+			continue;
+		for (w = 0; w < nwant && !found_is(f, want[w]); w++)
+			;
+		if (nwant && w == nwant)
 			continue;
 		running = array_running(fd, f->uuid);
 		if (running) {
@@ -628,15 +691,24 @@ static int assemble_scan(struct ctx *c, const char *only_dev, uint32_t flags)
 			continue;
 		}
 		found_report_stale(f);
-		if (!found_complete(f)) {
-			for (have = 0, i = 0; i < f->nr_members; i++)
-				have += !!f->paths[i];
-			printf("array '%s': %u of %u members present, waiting for the rest\n",
-			       f->name, have, f->nr_members);
+		missing = found_missing(f);
+		for (have = 0, i = 0; i < f->nr_members; i++)
+			have += !!f->paths[i];
+		if (missing && !(flags & STRIA_ARRAY_F_RUN)) {
+			printf("array '%s': %u of %u members present, member%s %s missing, waiting for the rest\n",
+			       f->name, have, f->nr_members,
+			       __builtin_popcountll(missing) > 1 ? "s" : "",
+			       fmt_roles(missing, roles));
 			if (!only_dev)
 				ret = EXIT_FAIL;
 			continue;
 		}
+		if (missing)
+			printf("array '%s': %u of %u members present, member%s %s missing: starting it without %s (--run)\n",
+			       f->name, have, f->nr_members,
+			       __builtin_popcountll(missing) > 1 ? "s" : "",
+			       fmt_roles(missing, roles),
+			       __builtin_popcountll(missing) > 1 ? "them" : "it");
 		r = assemble_paths(c, f->name, found_pack(f), f->paths,
 				   only_dev != NULL, flags);
 		if (r)
@@ -655,19 +727,23 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 		{ "scan", no_argument, NULL, 's' },
 		{ "incremental", required_argument, NULL, 'I' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "run", no_argument, NULL, 'R' },
 		COMMON_LONGOPTS, { 0 }
 	};
 	const char *incr = NULL;
 	uint32_t flags = 0;
 	int opt, ret, scan = 0;
 
-	while ((opt = getopt_long(argc, argv, "sI:fh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "sI:fRh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			scan = 1;
 			break;
 		case 'f':
 			flags |= STRIA_ARRAY_F_FORCE;
+			break;
+		case 'R':
+			flags |= STRIA_ARRAY_F_RUN;
 			break;
 		case 'I':
 			incr = optarg;
@@ -681,12 +757,16 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 	if (scan && incr)
 		return usage_error(c, "--scan and --incremental exclude each other");
 	if (incr && flags)
-		return usage_error(c, "--force is not for --incremental: start such an array by hand");
-	if (scan || incr) {
+		return usage_error(c, "%s is not for --incremental: it waits for every member; start such an array with --scan or by hand",
+				   flags & STRIA_ARRAY_F_FORCE ? "--force" : "--run");
+	if (incr) {
 		if (optind != argc)
 			return usage_error(c, "unexpected argument '%s'", argv[optind]);
-		return assemble_scan(c, incr, flags);
+		return assemble_scan(c, incr, flags, NULL, 0);
 	}
+	if (scan)
+		return assemble_scan(c, NULL, flags, argv + optind,
+				     argc - optind);
 	if (argc - optind < 1)
 		return usage_error(c, "missing array NAME");
 	if (!name_ok(argv[optind]))

@@ -651,10 +651,23 @@ static void out_time(struct out *o, const char *key, uint64_t t)
  * Roles of a superblock bitmap: a list of roles in JSON, else "1,3" or
  * "none".
  */
+/* Roles as "1,3" into @buf (ROLES_BUF_LEN bytes); "none" for none. */
+const char *fmt_roles(uint64_t roles, char *buf)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < STRIA_MAX_MEMBERS; i++)
+		if (roles & (1ULL << i))
+			len += snprintf(buf + len, ROLES_BUF_LEN - len, "%s%d",
+					len ? "," : "", i);
+	return len ? buf : "none";
+}
+
 static void out_roles(struct out *o, const char *key, uint64_t failed)
 {
-	char buf[STRIA_MAX_MEMBERS * 3 + 8] = "";
-	size_t len = 0;
+	char buf[ROLES_BUF_LEN];
 	int i;
 
 	if (o->fmt == OUT_JSON) {
@@ -665,11 +678,7 @@ static void out_roles(struct out *o, const char *key, uint64_t failed)
 		out_arr_end(o);
 		return;
 	}
-	for (i = 0; i < STRIA_MAX_MEMBERS; i++)
-		if (failed & (1ULL << i))
-			len += snprintf(buf + len, sizeof(buf) - len, "%s%d",
-					len ? "," : "", i);
-	out_str(o, key, len ? buf : "none");
+	out_str(o, key, fmt_roles(failed, buf));
 }
 
 /* The array's state as one superblock sees it (active/degraded/failed). */

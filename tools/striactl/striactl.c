@@ -283,10 +283,16 @@ static const struct command commands[] = {
 	  "                       file system (it is shown first)\n"
 	  "  -y, --yes            do not ask, refuse instead of prompting", 0 },
 	{ "assemble", cmd_assemble,
-	  "NAME DEV... | --scan | --incremental DEV",
+	  "[--run] [--force] NAME DEV... | --scan [ARRAY...] | --incremental DEV",
 	  "Start an existing array from its members' superblocks.\n\n"
 	  "  NAME DEV...          the members of array NAME, in any order\n"
-	  "  -s, --scan           every complete array found on any block device\n"
+	  "  -s, --scan           every complete array found on any block device;\n"
+	  "                       with ARRAY... only those, by name or UUID\n"
+	  "  -R, --run            start an array with members missing too, if its\n"
+	  "                       level tolerates that (RAID5: 1, RAID6: 2): it\n"
+	  "                       runs degraded, and its superblocks record the\n"
+	  "                       missing members as failed, so a member that comes\n"
+	  "                       back later is stale ('striactl add' takes it back)\n"
 	  "  -f, --force          start a RAID5/6 array that was not stopped cleanly\n"
 	  "                       although it is degraded (the write hole: data of\n"
 	  "                       the missing member may be rebuilt wrong where\n"

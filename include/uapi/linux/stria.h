@@ -32,6 +32,7 @@
 #define STRIA_FEAT_BITMAP	(1ULL << 7)	/* RAID5/6 write-intent bitmap, create's bitmap_chunk */
 #define STRIA_FEAT_READD	(1ULL << 8)	/* OP_ADD of a former member: partial rebuild */
 #define STRIA_FEAT_REPLACE	(1ULL << 9)	/* STRIA_IOC_MEMBER: OP_REPLACE */
+#define STRIA_FEAT_RUN		(1ULL << 10)	/* ASSEMBLE: STRIA_ARRAY_F_RUN */
 
 #define STRIA_VERSION_LEN	32
 
@@ -85,18 +86,27 @@ struct stria_ioc_info {
 #define STRIA_ARRAY_F_LAYOUT	(1U << 0)	/* create: @layout is set */
 #define STRIA_ARRAY_F_FORCE	(1U << 1)	/* assemble: even dirty and degraded */
 #define STRIA_ARRAY_F_NO_BITMAP	(1U << 2)	/* create: RAID5/6 without a write-intent bitmap */
+#define STRIA_ARRAY_F_RUN	(1U << 3)	/* assemble: even with members missing */
 
 /**
  * struct stria_ioc_array - create or assemble an array
  * @size: in: sizeof(struct stria_ioc_array) as the caller knows it
- * @flags: in: STRIA_ARRAY_F_*: LAYOUT on create, FORCE on assemble
+ * @flags: in: STRIA_ARRAY_F_*: LAYOUT and NO_BITMAP on create, FORCE and
+ *	RUN on assemble
  * @level: in: RAID level 0, 5 or 6 (create; assemble takes it from the
  *	superblocks). RAID5 needs at least 3 members, RAID6 4.
  * @chunk_sectors: in: chunk size in 512-byte sectors, a power of two from
  *	8 (4 KiB) to 2048 (1 MiB) (create only; zero for assemble)
  * @nr_members: in: entries in @members, 2 .. STRIA_MAX_MEMBERS; assemble:
  *	up to STRIA_MAX_MEMBERS + STRIA_MAX_SPARES, spares included, and
- *	roles the superblocks record as failed may be left out
+ *	roles the superblocks record as failed may be left out. With
+ *	STRIA_ARRAY_F_RUN (STRIA_FEAT_RUN) any role may be left out as long
+ *	as the level tolerates the roles missing and failed together: the
+ *	array starts degraded and its superblocks record the missing roles
+ *	as failed, so a member that comes back later is stale (it is not
+ *	assembled as current; STRIA_MEMBER_OP_ADD takes it back). A RAID5/6
+ *	array that was not stopped cleanly needs STRIA_ARRAY_F_FORCE as
+ *	well to start degraded.
  * @numa_node: in: node for the array's memory and queues, or
  *	STRIA_NODE_AUTO for the node most members are attached to
  * @members: in: user pointer to @nr_members __u64 user pointers, each to a

@@ -345,6 +345,15 @@ static const struct command commands[] = {
 	  "Wait until no rebuild or scrub runs on the array. Exits 0 when the\n"
 	  "last one ended well (or none ran), 1 when it stopped on an error or\n"
 	  "was stopped.", 0 },
+	{ "zero-superblock", cmd_zero_superblock, "[--force] DEV...",
+	  "Erase the stria superblock of each DEV, so that nothing takes it for\n"
+	  "a member any more (udev, 'striactl assemble --scan'). Refused for a\n"
+	  "device a running array holds, whatever the options: stop the array,\n"
+	  "or fail and remove the member, first. Only the superblock is zeroed.\n"
+	  "Exits 3 when DEV has no stria superblock (nothing is written), 1 when\n"
+	  "any DEV was refused.\n\n"
+	  "  -f, --force          erase a superblock that is damaged or of a newer\n"
+	  "                       format too", 0 },
 	{ "status", cmd_status, "[-o FORMAT] [--watch [SECONDS]] [NAME|/dev/striaN]",
 	  "Short state of every running array, or of one: level, layout, state\n"
 	  "(active, degraded: running on its redundancy, failed: data lost),\n"

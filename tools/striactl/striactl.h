@@ -94,6 +94,7 @@ int cmd_replace(struct ctx *c, int argc, char **argv);
 int cmd_remove(struct ctx *c, int argc, char **argv);
 int cmd_scrub(struct ctx *c, int argc, char **argv);
 int cmd_wait(struct ctx *c, int argc, char **argv);
+int cmd_zero_superblock(struct ctx *c, int argc, char **argv);
 
 /* cmd_monitor.c */
 int cmd_monitor(struct ctx *c, int argc, char **argv);
@@ -110,10 +111,10 @@ int query_array(int fd, const char *name, uint32_t index, int next,
 		struct stria_ioc_query *q, struct stria_ioc_member *members,
 		uint32_t *cpu_map, uint32_t cpu_cap);
 void member_devname(uint32_t major, uint32_t minor, char *buf, size_t len);
-int cmd_list(struct ctx *c, int argc, char **argv);
 /* room for every role of an array as "0,1,...,63" */
 #define ROLES_BUF_LEN	(64 * 3 + 8)
 const char *fmt_roles(uint64_t roles, char *buf);
+int cmd_list(struct ctx *c, int argc, char **argv);
 int cmd_status(struct ctx *c, int argc, char **argv);
 int cmd_detail(struct ctx *c, int argc, char **argv);
 int cmd_examine(struct ctx *c, int argc, char **argv);

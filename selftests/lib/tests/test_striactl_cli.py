@@ -36,7 +36,8 @@ def test_the_command_list_is_found() -> None:
 
 @pytest.mark.parametrize("cmd", ["create", "assemble", "stop", "status", "detail",
                                  "examine", "list", "fail", "add", "remove",
-                                 "replace", "scrub", "wait", "monitor"])
+                                 "replace", "scrub", "wait", "monitor",
+                                 "zero-superblock"])
 def test_help_exits_0(cmd: str) -> None:
     p = run(cmd, "--help")
     assert p.returncode == 0, p.stderr
@@ -50,6 +51,9 @@ def test_help_exits_0(cmd: str) -> None:
     (["scrub", "w"], "give the array and check, repair or stop"),
     (["add", "w"], "give the array and at least one device"),
     (["fail", "w"], "give the array and one member device"),
+    (["zero-superblock"], "give at least one device"),
+    (["assemble", "--incremental", "/dev/x", "--run"], "--run is not for --incremental"),
+    (["assemble", "--incremental", "/dev/x", "--force"], "--force is not for --incremental"),
 ])
 def test_missing_operands_are_usage_errors(args: list[str], missing: str) -> None:
     p = run(*args)
@@ -105,3 +109,13 @@ def test_monitor_test_without_arrays_exits_3() -> None:
 def test_status_prometheus_without_arrays_is_empty() -> None:
     p = run("status", "-o", "prometheus")
     assert p.returncode == 0 and p.stdout == "", (p.returncode, p.stdout, p.stderr)
+
+
+def test_zero_superblock_writes_no_file(tmp_path: Path) -> None:
+    """Only block devices: a file (an image, say) is refused untouched."""
+    f = tmp_path / "image"
+    data = b"STRIA-SB" + bytes(4088)
+    f.write_bytes(data)
+    p = run("zero-superblock", "--force", str(f))
+    assert p.returncode == 1 and "is not a block device" in p.stderr, p.stderr
+    assert f.read_bytes() == data

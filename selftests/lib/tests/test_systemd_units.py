@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The systemd units of systemd/ as make install writes them: systemd's own
+checker (systemd-analyze verify) finds nothing in them, the programs they
+run exist, and the timers say what Documentation/stria/admin.rst says."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+TOP = Path(__file__).resolve().parents[3]
+UNITS = sorted(p for p in (TOP / "systemd").iterdir() if p.suffix in (".service", ".timer"))
+STRIACTL = TOP / "tools" / "striactl" / "striactl"
+
+
+def installed(tmp_path: Path) -> Path:
+    """The units with the paths make install gives them, pointing into this
+    tree (make install's own substitution, with the tree as prefix)."""
+    if not STRIACTL.exists():
+        pytest.fail(f"{STRIACTL} is not built (make tools)")
+    out = tmp_path / "units"
+    out.mkdir()
+    for unit in UNITS:
+        text = unit.read_text()
+        text = text.replace("/usr/sbin/striactl", str(STRIACTL))
+        text = text.replace("/usr/lib/stria/", str(TOP / "systemd") + "/")
+        (out / unit.name).write_text(text)
+    return out
+
+
+def test_units_are_there() -> None:
+    assert {u.name for u in UNITS} == {
+        "stria-last-resort@.service", "stria-last-resort@.timer",
+        "stria-scrub.service", "stria-scrub.timer"}
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze not installed (make deps)")
+def test_systemd_analyze_verify(tmp_path: Path) -> None:
+    d = installed(tmp_path)
+    # templates are verified as an instance; man: links are checked below
+    names = [str(d / u.name.replace("@.", "@0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0."))
+             for u in UNITS]
+    p = subprocess.run(["systemd-analyze", "verify", "--man=no", *names],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and not p.stdout.strip() and not p.stderr.strip(), \
+        p.stdout + p.stderr
+
+
+def test_it_catches_a_broken_unit(tmp_path: Path) -> None:
+    """The check above can fail: a timer without a trigger is refused."""
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze not installed (make deps)")
+    bad = tmp_path / "bad.timer"
+    bad.write_text("[Timer]\nOnActiveSecs=30\n")
+    (tmp_path / "bad.service").write_text("[Service]\nExecStart=/bin/true\n")
+    p = subprocess.run(["systemd-analyze", "verify", "--man=no", str(bad)],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0 or p.stderr.strip()
+
+
+def test_documentation_is_a_man_page_of_the_tree() -> None:
+    for unit in UNITS:
+        for page, section in re.findall(r"^Documentation=man:([\w-]+)\((\d)\)$",
+                                        unit.read_text(), re.M):
+            assert (TOP / "tools" / "striactl" / f"{page}.{section}").exists(), unit.name
+
+
+def test_executables_exist_in_the_tree() -> None:
+    for unit in UNITS:
+        for cmd in re.findall(r"^ExecStart=(\S+)", unit.read_text(), re.M):
+            name = Path(cmd).name
+            assert name == "striactl" or (TOP / "systemd" / name).exists(), (unit.name, cmd)
+
+
+def test_last_resort_waits_30_s_and_runs_the_scan() -> None:
+    timer = (TOP / "systemd" / "stria-last-resort@.timer").read_text()
+    service = (TOP / "systemd" / "stria-last-resort@.service").read_text()
+    assert re.search(r"^OnActiveSec=30$", timer, re.M)
+    assert re.search(r"^ExecStart=/usr/sbin/striactl assemble --scan --run %i$", service, re.M)
+    # no start once the array runs (udev names it by UUID)
+    assert "ConditionPathExists=!/dev/disk/by-id/stria-uuid-%i" in service
+    rules = (TOP / "udev" / "64-stria-assembly.rules").read_text()
+    assert 'SYMLINK+="disk/by-id/stria-uuid-$attr{stria/uuid}"' in rules
+    assert 'SYSTEMD_WANTS}+="stria-last-resort@$env{STRIA_UUID}.timer"' in rules
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze not installed (make deps)")
+def test_scrub_is_monthly_and_spread() -> None:
+    timer = (TOP / "systemd" / "stria-scrub.timer").read_text()
+    cal = re.search(r"^OnCalendar=(.+)$", timer, re.M)
+    assert cal and re.search(r"^RandomizedDelaySec=24h$", timer, re.M)
+    assert re.search(r"^Persistent=true$", timer, re.M)
+    p = subprocess.run(["systemd-analyze", "calendar", "--iterations=3",
+                        "--base-time=2030-01-01", cal.group(1)],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    # the first Sunday of each month
+    days = re.findall(r"Sun 2030-(\d\d)-0(\d) 01:00:00", p.stdout)
+    assert [m for m, _ in days] == ["01", "02", "03"], p.stdout

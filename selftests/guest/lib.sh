@@ -216,6 +216,21 @@ host_kill() {
 	sleep 600
 }
 
+# host_boot INITRD APPEND [WITHOUT [TIMEOUT]]: power the VM off and boot a
+# system the test made itself: the test's kernel with INITRD (a file name
+# in $STRIA_OUT), APPEND added to its command line, and the drives but
+# those numbered in WITHOUT ("3", "1 2"). No test runs there: its console
+# is saved as $STRIA_OUT/console.N (N = $STRIA_BOOT + 1). When it powers
+# off, or after TIMEOUT seconds (default 300), the harness boots the test
+# again with STRIA_BOOT = N + 1 and all the drives. Returns 1 (with the
+# harness's reason) only when the request is refused.
+host_boot() {
+	local w without=""
+	for w in ${3:-}; do without+=${without:+,}$w; done
+	host_cmd boot "{\"initrd\": \"$1\", \"append\": \"$2\", \"without\": [$without], \"timeout\": ${4:-300}}" &&
+		sleep 600
+}
+
 # wait_for COND_CMD [TIMEOUT_S]: poll until COND_CMD succeeds.
 wait_for() {
 	local t=${2:-30} i

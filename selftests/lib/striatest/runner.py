@@ -62,6 +62,48 @@ class Result:
 
 TEST_START = "stria-harness: test "
 
+
+@dataclass(frozen=True)
+class CustomBoot:
+    """A boot of a system the test made itself (host_boot in
+    selftests/guest/lib.sh): the test's kernel with `initrd`, a file of the
+    test's out directory, and `append` added to the kernel command line,
+    without the drives numbered in `without`. No test runs in it: its
+    console, copied to out/console.N (N its boot number), is its result.
+    When it powers off, or after `timeout` seconds, the test boots again
+    as usual with STRIA_BOOT = N + 1. Its kernel log is the test's: a
+    fault there fails the test."""
+
+    initrd: Path
+    append: str
+    without: frozenset[int]
+    timeout: float
+
+
+def parse_custom_boot(arg: str, out: Path, nvme: int) -> CustomBoot:
+    """The JSON of a '#@host SEQ boot JSON' request: {"initrd": NAME,
+    "append": "...", "without": [N, ...], "timeout": SECONDS}; ValueError
+    when the harness cannot do it."""
+    req = json.loads(arg)
+    if not isinstance(req, dict):
+        raise ValueError("a boot request is a JSON object")
+    name = req.get("initrd")
+    if not isinstance(name, str) or not re.fullmatch(r"[\w-][\w.-]*", name):
+        raise ValueError(f"initrd {name!r}: give a file name in $STRIA_OUT")
+    if not (out / name).is_file():
+        raise ValueError(f"initrd {name!r}: no such file in $STRIA_OUT")
+    append = req.get("append", "")
+    if not isinstance(append, str) or not re.fullmatch(r"[ -~]*", append):
+        raise ValueError("append: printable ASCII on one line")
+    without = req.get("without", [])
+    if not isinstance(without, list) or \
+            not all(isinstance(i, int) and 0 <= i < nvme for i in without):
+        raise ValueError(f"without: a list of drive numbers below {nvme}")
+    timeout = req.get("timeout", 300)
+    if not isinstance(timeout, (int, float)) or not 1 <= timeout <= 3600:
+        raise ValueError("timeout: 1 to 3600 seconds")
+    return CustomBoot(out / name, append, frozenset(without), float(timeout))
+
 # A kernel message on the serial console ("[   12.345678] nvme ..."): what
 # --console leaves out of a test's transcript.
 KERNEL_LINE = re.compile(r"^\[\s*\d+\.\d+\]")
@@ -193,6 +235,11 @@ class TestRun:
         self.hang = ""
         # CPU seconds of the guests of the boots that ended
         self.cpu = 0.0
+        # custom boots (host_boot): their numbers, and the next one asked for
+        self.custom_boots: set[int] = set()
+        self.last_boot = 0
+        self._next_custom: CustomBoot | None = None
+        self.prepare_failed = False
 
     def env(self, boot: int, guest: bool) -> dict[str, str]:
         out = "/tmp/stria-out" if guest else str(self.workdir / "out")
@@ -227,8 +274,11 @@ class TestRun:
         if self.verbose:
             print_flush(f"    [{self.label}] {line}" if self.label else f"    {line}")
 
-    def run_host(self) -> None:
-        tapf = self.workdir / "tap.log"
+    def _run_test_on_host(self, tapf: Path, log: Path, deadline: float,
+                          extra: dict[str, str]) -> int | None:
+        """Run selftests/guest/run-test on the host, TAP to `tapf`, output
+        to `log`; its exit status, or None when it was killed (timed out or
+        aborted)."""
         env = dict(os.environ)
         env.update(self.env(1, guest=False))
         env["STRIA_HOST_TEST"] = "1"
@@ -237,15 +287,14 @@ class TestRun:
         # runs its tests one at a time: this runner's pool already fills the
         # machine, and the nested run's timeouts must stay the files' own.
         env["STRIA_JOBS"] = "1"
-        with open(self.workdir / "console.log", "wb") as cf:
+        env.update(extra)
+        with open(log, "wb") as cf:
             p = subprocess.Popen(["bash", str(TOP / "selftests" / "guest" / "run-test")],
                                  stdout=cf, stderr=subprocess.STDOUT, env=env,
                                  stdin=subprocess.DEVNULL, start_new_session=True)
-            deadline = time.time() + self.spec.timeout
             while True:
                 try:
-                    p.wait(timeout=0.5)
-                    break
+                    return p.wait(timeout=0.5)
                 except subprocess.TimeoutExpired:
                     pass
                 if ABORT.is_set() or time.time() > deadline:
@@ -253,14 +302,40 @@ class TestRun:
                     self.timed_out = not self.aborted
                     os.killpg(p.pid, 9)
                     p.wait()
-                    break
+                    return None
+
+    def run_host(self) -> None:
+        tapf = self.workdir / "tap.log"
+        self._run_test_on_host(tapf, self.workdir / "console.log",
+                               time.time() + self.spec.timeout, {})
         self.tap, _ = self._take_lines(tapf, 0)
+
+    def _host_prepare(self, deadline: float) -> bool:
+        """The test's host_prepare() (a test file may define one: what its
+        guests need that only the host can make), on the host before the
+        first boot; its checks are the test's. False when it failed."""
+        tapf = self.workdir / "prepare.tap"
+        rc = self._run_test_on_host(tapf, self.workdir / "prepare.log", deadline,
+                                    {"STRIA_HOST_PREPARE": "1"})
+        lines, _ = self._take_lines(tapf, 0)
+        for line in lines:
+            self._log(line)
+        self.tap += lines
+        if rc == 0:
+            return True
+        if rc is not None and not any(ln.startswith("not ok") for ln in lines):
+            self.tap.append(f"not ok - host_prepare exited {rc} (see prepare.log)")
+        return False
 
     def run_vm(self) -> None:
         assert self.initrd is not None
         vm.create_images(self.workdir, self.spec)
         deadline = time.time() + self.spec.timeout
+        if self.spec.host_prepare and not self._host_prepare(deadline):
+            self.prepare_failed = True
+            return
         boot = 1
+        custom: CustomBoot | None = None
         while True:
             self._write_env(boot)
             # keep the logs of the boot before a power loss as *.log.N
@@ -268,7 +343,14 @@ class TestRun:
                 if (self.workdir / f).exists():
                     os.rename(self.workdir / f, self.workdir / f"{f}.{boot - 1}")
             (self.workdir / "qmp.sock").unlink(missing_ok=True)
-            argv = vm.qemu_argv(self.kernel, self.initrd, self.spec, self.workdir)
+            if custom:
+                argv = vm.qemu_argv(self.kernel, custom.initrd, self.spec, self.workdir,
+                                    custom.append, custom.without)
+                self.custom_boots.add(boot)
+            else:
+                argv = vm.qemu_argv(self.kernel, self.initrd, self.spec, self.workdir)
+            self.last_boot = boot
+            boot_deadline = min(deadline, time.time() + custom.timeout) if custom else deadline
             (self.workdir / "qemu.cmdline").write_text(" ".join(argv) + "\n")
             guest = vm.VM(argv, self.workdir)
             vm.wait_qmp_socket(self.workdir)
@@ -305,11 +387,13 @@ class TestRun:
                 if ABORT.is_set():
                     self.aborted = True
                     break
-                if time.time() > deadline:
-                    self.timed_out = True
+                if time.time() > boot_deadline:
+                    # a custom boot that did not power off in its time: the
+                    # test's next boot looks at what it printed
+                    self.timed_out = not custom or time.time() > deadline
                     break
                 time.sleep(0.1)
-            if guest.alive() and not rebooted and not self.hang:
+            if guest.alive() and not rebooted and not custom and not self.hang:
                 # the test finished and the guest is powering off; give it a moment
                 end = time.time() + 15
                 while guest.alive() and time.time() < end and not self.timed_out \
@@ -322,8 +406,12 @@ class TestRun:
                 self.console.poll()
             lines, pos = self._take_lines(self.workdir / "tap.log", pos)
             self.tap += [ln for ln in lines if not ln.startswith("#@host ")]
-            if rebooted and not self.timed_out and not self.aborted and not self.hang:
+            if custom and (self.workdir / "console.log").exists():
+                shutil.copy(self.workdir / "console.log", self.workdir / "out" / f"console.{boot}")
+            if (rebooted or custom) and not self.timed_out and not self.aborted \
+                    and not self.hang:
                 boot += 1
+                custom, self._next_custom = self._next_custom, None
                 continue
             break
 
@@ -335,7 +423,15 @@ class TestRun:
         if cmd == "kill":
             guest.kill()
             return True
-        if cmd == "qmp":
+        if cmd == "boot":
+            try:
+                self._next_custom = parse_custom_boot(arg, self.workdir / "out", self.spec.nvme)
+            except ValueError as e:
+                reply = {"error": {"desc": f"harness: boot: {e}"}}
+            else:
+                guest.kill()
+                return True
+        elif cmd == "qmp":
             try:
                 reply = guest.qmp(json.loads(arg))
             except (OSError, ValueError) as e:
@@ -386,10 +482,21 @@ class TestRun:
         boot, test = [], []
         for p in sorted(self.workdir.glob("console.log*")) + \
                 sorted((self.workdir / "out").glob("dmesg.*")):
+            if self._custom_console(p):
+                # a system the test made: all of its log is the test's
+                test.append(p.read_text(errors="replace"))
+                continue
             b, t = split_at_test_start(p.read_text(errors="replace"))
             boot.append(b)
             test.append(t)
         return "\n".join(boot), "\n".join(test)
+
+    def _custom_console(self, p: Path) -> bool:
+        """Is `p` the console log of a custom boot?"""
+        if p.name == "console.log":
+            return self.last_boot in self.custom_boots
+        n = p.name.rpartition(".")[2]
+        return p.name.startswith("console.log.") and n.isdigit() and int(n) in self.custom_boots
 
     def boot_problems(self) -> list[str]:
         """Faults the kernel reported while booting, before the test began."""
@@ -458,7 +565,7 @@ def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
         # an infrastructure failure (TCG on a loaded host), not the code
         # under test: boot once more, and say so.
         boot_bad = run.boot_problems()
-        if attempt == 1 and (not run.booted() or boot_bad):
+        if attempt == 1 and not run.prepare_failed and (not run.booted() or boot_bad):
             why = f"kernel log: {boot_bad[0][:120]}" if boot_bad else "it did not boot"
             print_flush(f"# {spec.name}: the guest failed before the test ({why}); "
                         "booting once more")

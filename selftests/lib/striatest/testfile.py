@@ -43,13 +43,16 @@ class TestSpec:
     prealloc: bool = False
     # empty PCIe slots (hp0, hp1, ...) for drives plugged in later
     hotplug: int = 0
+    # the file defines host_prepare(): run on the host before the first boot
+    host_prepare: bool = False
 
 
 def load(path: Path, top: Path) -> TestSpec:
     """Source the test file in bash (it only defines things) and read its header."""
     script = (f"set -e; source {shlex.quote(str(path))} >/dev/null; "
               "for v in " + " ".join(KEYS) + " ${!VM_NVME_OPTS_*}; do "
-              "[ -n \"${!v+x}\" ] && printf '%s=%s\\0' \"$v\" \"${!v}\"; done; true")
+              "[ -n \"${!v+x}\" ] && printf '%s=%s\\0' \"$v\" \"${!v}\"; done; "
+              "declare -F host_prepare >/dev/null && printf 'HOST_PREPARE=1\\0'; true")
     proc = subprocess.run(["bash", "-c", script], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True)
     if proc.returncode != 0:
@@ -77,6 +80,7 @@ def load(path: Path, top: Path) -> TestSpec:
     spec.profile = vals.get("VM_PROFILE", "0") == "1"
     spec.prealloc = vals.get("VM_PREALLOC", "0") == "1"
     spec.hotplug = int(vals.get("VM_HOTPLUG", "0"))
+    spec.host_prepare = vals.get("HOST_PREPARE") == "1"
     if "KERNELS" in vals:
         spec.kernels = vals["KERNELS"].split()
     spec.kernels_long = vals.get("KERNELS_LONG", "").split()

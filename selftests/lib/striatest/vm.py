@@ -55,15 +55,19 @@ def _node_of(spec: TestSpec, i: int) -> int:
     return i % 2
 
 
-def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path) -> list[str]:
-    """The QEMU command line for `spec`."""
+def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path,
+              append: str = "", without: frozenset[int] = frozenset()) -> list[str]:
+    """The QEMU command line for `spec`; `append` adds to the kernel command
+    line, and the drives numbered in `without` are left out (a custom boot,
+    runner.CustomBoot)."""
     # no_timer_check: under TCG on a loaded host the IO-APIC timer check
     # can fail and panic the boot ("IO-APIC + timer doesn't work!").
     # rcu_cpu_stall_timeout=60: an RCU stall fails the test (and ends the
     # guest), but a vCPU thread the host holds up for Debian's default 21 s
     # is not one; a real stall lasts until the guest dies.
     cmdline = ("console=ttyS0,115200 loglevel=5 panic=-1 oops=panic no_timer_check "
-               "rcupdate.rcu_cpu_stall_timeout=60 " + spec.append)
+               "rcupdate.rcu_cpu_stall_timeout=60 " + spec.append
+               + (" " + append if append else ""))
     # thread=single: one host thread runs every vCPU in turn. Tests run two
     # at a time on the 2-core CI machine, and with one thread per vCPU
     # (thread=multi) two 2-vCPU guests are four busy threads on two cores:
@@ -114,6 +118,8 @@ def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path) -> list[st
         (workdir / "profile").mkdir(exist_ok=True)
         argv += ["-plugin", f"{PROFILE_PLUGIN},ctl={workdir / 'profile'}"]
     for i, img in enumerate(image_paths(workdir, spec)):
+        if i in without:
+            continue
         bus = f"pxb{_node_of(spec, i)}" if spec.numa else "pcie.0"
         extra = spec.nvme_opts.get(i)
         if extra:

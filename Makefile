@@ -15,9 +15,9 @@
 #                   both kernels; run before resolving the issues that need them
 #   make demo       boot the VM, tune show, a stria array, the quick benchmark
 #   make bench      the benchmarks of selftests/bench/ (not part of make check)
-#   make install    module, tools, udev rules, systemd units, man pages,
-#                   shell completion
-#                   (PREFIX=/usr by default, DESTDIR supported)
+#   make install    module, tools, udev rules, systemd units, initramfs-tools
+#                   hook, man pages, shell completion (PREFIX=/usr by
+#                   default, DESTDIR supported)
 
 # The kernel to build against: the running kernel's headers, else the newest
 # installed Debian headers (the host here runs a kernel without headers).
@@ -44,6 +44,10 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 UDEVDIR ?= /usr/lib/udev/rules.d
 SYSTEMDUNITDIR ?= /usr/lib/systemd/system
+INITRAMFSDIR ?= /usr/share/initramfs-tools
+# programs only stria's own files run: the scrub of stria-scrub.service,
+# the static striactl the initramfs-tools hook copies
+STRIALIBDIR ?= $(PREFIX)/lib/stria
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # Debian's zsh reads packages' completion from vendor-completions, local
 # ones from site-functions
@@ -52,7 +56,7 @@ DESTDIR ?=
 
 export PYTHON
 
-.PHONY: all module tools probe lint unit vm vm-debug check demo bench deps install \
+.PHONY: all module tools probe lint unit vm vm-debug check demo bench deps install install-boot \
 	clean help debug-kernel check-kdir check-after-deps demo-after-deps bench-after-deps \
 	check-long check-long-after-deps
 
@@ -174,12 +178,8 @@ install: all
 	install -d $(DESTDIR)/lib/modules/$(KRELEASE)/updates/dkms
 	install -m 644 drivers/stria/stria.ko $(DESTDIR)/lib/modules/$(KRELEASE)/updates/dkms/
 	$(MAKE) -C tools/striactl install DESTDIR=$(DESTDIR) SBINDIR=$(SBINDIR) MANDIR=$(MANDIR)
-	install -d $(DESTDIR)$(UDEVDIR) $(DESTDIR)$(MANDIR)/man8
-	for f in udev/*.rules; do [ ! -e "$$f" ] || install -m 644 "$$f" $(DESTDIR)$(UDEVDIR)/; done
-	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
-	for f in systemd/*.service; do \
-		sed 's|/usr/sbin/striactl|$(SBINDIR)/striactl|' "$$f" >$(DESTDIR)$(SYSTEMDUNITDIR)/$${f##*/} && \
-		chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/$${f##*/} || exit 1; done
+	install -d $(DESTDIR)$(MANDIR)/man8
+	$(MAKE) install-boot
 	install -m 644 tools/python/man/*.8 $(DESTDIR)$(MANDIR)/man8/
 	$(PYTHON) scripts/install-python $(PREFIX) $(BINDIR) $(DESTDIR)
 	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
@@ -187,6 +187,31 @@ install: all
 		install -m 644 $(BUILD)/completion/bash/$$t $(DESTDIR)$(BASHCOMPDIR)/$$t; \
 		install -m 644 $(BUILD)/completion/zsh/_$$t $(DESTDIR)$(ZSHCOMPDIR)/_$$t; done
 	[ -n "$(DESTDIR)" ] || depmod -a $(KRELEASE)
+
+# Where the installed files name striactl and stria's helpers: as installed.
+INSTALL_PATHS = sed -e 's|/usr/sbin/striactl|$(SBINDIR)/striactl|g' \
+	-e 's|/usr/lib/stria/|$(STRIALIBDIR)/|g'
+
+# What starts arrays at boot and looks after them (part of install): the
+# udev rules, the systemd units, the initramfs-tools hook and scripts that
+# assemble arrays before the root file system is mounted, with the static
+# striactl they carry, and the scrub the monthly timer runs. Run
+# update-initramfs -u afterwards when the root file system is on stria.
+install-boot:
+	$(MAKE) -C tools/striactl static
+	install -d $(DESTDIR)$(UDEVDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(STRIALIBDIR) \
+		$(DESTDIR)$(INITRAMFSDIR)/hooks
+	for f in udev/*.rules; do $(INSTALL_PATHS) "$$f" >$(DESTDIR)$(UDEVDIR)/$${f##*/}; done
+	for f in systemd/*.service systemd/*.timer; do \
+		$(INSTALL_PATHS) "$$f" >$(DESTDIR)$(SYSTEMDUNITDIR)/$${f##*/}; done
+	$(INSTALL_PATHS) systemd/stria-scrub >$(DESTDIR)$(STRIALIBDIR)/stria-scrub
+	chmod 755 $(DESTDIR)$(STRIALIBDIR)/stria-scrub
+	install -m 755 tools/striactl/striactl.static $(DESTDIR)$(STRIALIBDIR)/striactl.static
+	$(INSTALL_PATHS) initramfs/hooks/stria >$(DESTDIR)$(INITRAMFSDIR)/hooks/stria
+	chmod 755 $(DESTDIR)$(INITRAMFSDIR)/hooks/stria
+	for d in local-top local-block local-bottom; do \
+		install -d $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d && \
+		install -m 755 initramfs/scripts/$$d/stria $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d/stria; done
 
 clean:
 	-[ -n "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -834,14 +834,8 @@ static int member_devnum(struct ctx *c, const char *dev, uint32_t *major,
 
 	if (sscanf(dev, "%u:%u%c", major, minor, &end) == 2)
 		return EXIT_OK;
-	if (stat(dev, &st)) {
-		err_msg(c, "%s: %s", dev, strerror(errno));
+	if (stat_blockdev(c, dev, &st))
 		return EXIT_FAIL;
-	}
-	if (!S_ISBLK(st.st_mode)) {
-		err_msg(c, "%s is not a block device", dev);
-		return EXIT_FAIL;
-	}
 	*major = major(st.st_rdev);
 	*minor = minor(st.st_rdev);
 	return EXIT_OK;
@@ -879,26 +873,16 @@ static void member_req_init(struct stria_ioc_member_op *req, uint32_t op,
 
 int cmd_fail(struct ctx *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		COMMON_LONGOPTS, { 0 }
-	};
 	struct stria_ioc_member_op req;
 	struct stria_ioc_query q;
 	char name[STRIA_NAME_LEN] = "";
 	uint32_t index = 0;
 	const char *arr, *dev;
-	int fd, opt, ret, err, force = 0;
+	int fd, ret, err, force = 0;
 
-	while ((opt = getopt_long(argc, argv, "fh", longopts, NULL)) != -1) {
-		if (opt == 'f') {
-			force = 1;
-			continue;
-		}
-		ret = common_opt(c, opt);
-		if (ret)
-			return ret < 0 ? EXIT_OK : ret;
-	}
+	ret = parse_force_only(c, argc, argv, &force);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
 	if (argc - optind != 2)
 		return usage_error(c, "give the array and one member device");
 	arr = argv[optind];

@@ -71,14 +71,8 @@ static int zero_one(struct ctx *c, const char *dev, int force)
 	ssize_t n;
 	int fd, ret;
 
-	if (stat(dev, &st)) {
-		err_msg(c, "%s: %s", dev, strerror(errno));
+	if (stat_blockdev(c, dev, &st))
 		return EXIT_FAIL;
-	}
-	if (!S_ISBLK(st.st_mode)) {
-		err_msg(c, "%s is not a block device", dev);
-		return EXIT_FAIL;
-	}
 	if (held_by_array(st.st_rdev, &q, &role)) {
 		if (role == STRIA_NO_MEMBER)
 			err_msg(c, "%s is a spare of running array '%s' (/dev/stria%u): nothing was changed; 'striactl remove %s %s' releases it first",
@@ -149,21 +143,11 @@ out:
 
 int cmd_zero_superblock(struct ctx *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		COMMON_LONGOPTS, { 0 }
-	};
-	int opt, ret, force = 0, status = EXIT_OK;
+	int ret, force = 0, status = EXIT_OK;
 
-	while ((opt = getopt_long(argc, argv, "fh", longopts, NULL)) != -1) {
-		if (opt == 'f') {
-			force = 1;
-			continue;
-		}
-		ret = common_opt(c, opt);
-		if (ret)
-			return ret < 0 ? EXIT_OK : ret;
-	}
+	ret = parse_force_only(c, argc, argv, &force);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
 	if (optind >= argc)
 		return usage_error(c, "give at least one device");
 	for (; optind < argc; optind++) {

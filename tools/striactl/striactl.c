@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <linux/stria.h>
 
@@ -208,6 +209,45 @@ int parse_common_only(struct ctx *c, int argc, char **argv)
 
 	while ((opt = getopt_long(argc, argv, COMMON_SHORTOPTS, longopts,
 				  NULL)) != -1) {
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* stat @dev into @st and check that it is a block device; prints why not. */
+int stat_blockdev(struct ctx *c, const char *dev, struct stat *st)
+{
+	if (stat(dev, st)) {
+		err_msg(c, "%s: %s", dev, strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (!S_ISBLK(st->st_mode)) {
+		err_msg(c, "%s is not a block device", dev);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Parse --force (-f) and the common options, for the commands whose only
+ * own option it is. Returns as parse_common_only does.
+ */
+int parse_force_only(struct ctx *c, int argc, char **argv, int *force)
+{
+	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		COMMON_LONGOPTS, { 0 }
+	};
+	int opt, ret;
+
+	*force = 0;
+	while ((opt = getopt_long(argc, argv, "fh", longopts, NULL)) != -1) {
+		if (opt == 'f') {
+			*force = 1;
+			continue;
+		}
 		ret = common_opt(c, opt);
 		if (ret)
 			return ret;

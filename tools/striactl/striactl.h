@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "output.h"
 
@@ -70,6 +71,8 @@ int common_opt(struct ctx *c, int opt);
 void print_cmd_help(const struct command *cmd, FILE *f);
 int open_control(struct ctx *c);
 int parse_common_only(struct ctx *c, int argc, char **argv);
+int parse_force_only(struct ctx *c, int argc, char **argv, int *force);
+int stat_blockdev(struct ctx *c, const char *dev, struct stat *st);
 int parse_size(const char *s, uint64_t *bytes);
 void fmt_size(uint64_t bytes, char *buf, size_t len);
 int confirm(const char *question);

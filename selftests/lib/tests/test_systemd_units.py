@@ -35,7 +35,7 @@ def installed(tmp_path: Path) -> Path:
 def test_units_are_there() -> None:
     assert {u.name for u in UNITS} == {
         "stria-last-resort@.service", "stria-last-resort@.timer",
-        "stria-scrub.service", "stria-scrub.timer"}
+        "stria-scrub.service", "stria-scrub.timer", "stria-monitor.service"}
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None,

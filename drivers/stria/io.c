@@ -203,7 +203,7 @@ void stria_rq_get(struct request *rq)
  *
  * Any context. The last part ends the request, or queues it again when a
  * RAID5/6 read failed on a member that is now failed and the array can
- * still reconstruct its data.
+ * still reconstruct its data (EIO when it cannot: the data is lost).
  */
 void stria_rq_put(struct request *rq, blk_status_t st)
 {
@@ -214,10 +214,14 @@ void stria_rq_put(struct request *rq, blk_status_t st)
 		WRITE_ONCE(cmd->status, st);
 	if (!atomic_dec_and_test(&cmd->pending))
 		return;
-	if (unlikely(READ_ONCE(cmd->retry)) &&
-	    (u32)atomic_read(&a->nr_failed) <= stria_geom_nr_parity(&a->geom)) {
-		blk_mq_requeue_request(rq, true);
-		return;
+	if (unlikely(READ_ONCE(cmd->retry))) {
+		if ((u32)atomic_read(&a->nr_failed) <=
+		    stria_geom_nr_parity(&a->geom)) {
+			blk_mq_requeue_request(rq, true);
+			return;
+		}
+		/* the members it would be rebuilt from have failed too */
+		WRITE_ONCE(cmd->status, BLK_STS_IOERR);
 	}
 	if (cmd->wib_held) {
 		stria_bitmap_write_end(a, cmd->wib_region);

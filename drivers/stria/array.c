@@ -18,6 +18,10 @@
  * Members that failed stay in the array, marked failed. The superblocks of
  * the others record them (a bitmap by role): when a member fails, from I/O
  * completion in any context or from STRIA_IOC_MEMBER, sb_work writes them.
+ * Writes that skipped a failed member are held until then (io.c), so
+ * sb_work never waits for array I/O: it runs on a WQ_MEM_RECLAIM queue of
+ * its own, allocates with GFP_NOIO, takes only sb_lock, and leaves the
+ * spares (which freeze the queue) to kick_work.
  * Assembly takes the bitmap of the freshest superblock, starts those
  * members failed (their own, older superblocks are not held against them;
  * they may also be missing) and refuses when more have failed or are being
@@ -43,10 +47,12 @@
 #include <linux/bitmap.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/delay.h>
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/nodemask.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uuid.h>
@@ -699,21 +705,26 @@ bool stria_array_readd_only(const struct stria_array *a)
 
 /*
  * Raise the event count and write the superblocks of the members that have
- * not failed, recording those that have. Caller holds @a->sb_lock.
- * @errors (optional) gets the roles whose write failed.
+ * not failed, recording those that have; then acknowledge the writes held
+ * for that (stria_release_held()). Caller holds @a->sb_lock. @errors
+ * (optional) gets the roles whose write failed. No allocation here may
+ * wait for I/O: held writes wait for this.
  */
 static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 {
-	struct stria_sb *sb = kmalloc(sizeof(*sb), GFP_KERNEL);
-	bool degraded;
+	unsigned int noio = memalloc_noio_save();
+	struct stria_sb *sb = kmalloc(sizeof(*sb), GFP_NOIO);
+	bool degraded, landed = false;
 	int ret = 0, err;
 	u32 i;
 
 	lockdep_assert_held(&a->sb_lock);
 	if (errors)
 		*errors = 0;
-	if (!sb)
+	if (!sb) {
+		memalloc_noio_restore(noio);
 		return -ENOMEM;
+	}
 	a->sb_failed = stria_array_failed_roles(a);
 	a->sb_rebuilding = stria_array_rebuilding_roles(a);
 	a->sb_rebuild_partial = 0;
@@ -741,6 +752,8 @@ static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 			ret = ret ?: err;
 			if (errors)
 				*errors |= BIT_ULL(i);
+		} else {
+			landed = true;
 		}
 	}
 	/* a spare that cannot be written is only worth a line in the log */
@@ -761,8 +774,10 @@ static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 			       a->index, a->repl.dev.bdev, err);
 	}
 	kfree(sb);
+	memalloc_noio_restore(noio);
 	if (!degraded)
 		WRITE_ONCE(a->sb_degraded, false);
+	stria_release_held(a, landed, a->sb_failed);
 	return ret;
 }
 
@@ -774,7 +789,7 @@ static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
  * members. A member whose superblock cannot be written fails too (which
  * queues sb_work again to record that). Caller holds @a->sb_lock.
  *
- * Return: 0 or the first write error.
+ * Return: 0 or the first write error; -ENOMEM when nothing was written.
  */
 int stria_array_sync_failed(struct stria_array *a)
 {
@@ -783,7 +798,7 @@ int stria_array_sync_failed(struct stria_array *a)
 	int ret;
 
 	lockdep_assert_held(&a->sb_lock);
-	if (stria_array_failed_roles(a) == a->sb_failed)
+	if (stria_array_failed_roles(a) == READ_ONCE(a->sb_failed_ondisk))
 		return 0;
 	ret = stria_write_sbs(a, STRIA_SB_STATE_ACTIVE, &errors);
 	for (i = 0; i < a->nr_members; i++)
@@ -854,9 +869,25 @@ static void stria_sb_work(struct work_struct *work)
 	struct stria_array *a = container_of(work, struct stria_array, sb_work);
 
 	mutex_lock(&a->sb_lock);
-	stria_array_sync_failed(a);
+	/* writes wait for this: try until it can be written at all */
+	while (stria_array_sync_failed(a) == -ENOMEM) {
+		mutex_unlock(&a->sb_lock);
+		msleep(20);
+		mutex_lock(&a->sb_lock);
+	}
 	mutex_unlock(&a->sb_lock);
-	/* a spare may take the role that just failed */
+	/*
+	 * A spare may take the role that just failed. Not from here: that
+	 * freezes the queue, which waits for the writes held for this work.
+	 */
+	schedule_work(&a->kick_work);
+}
+
+static void stria_kick_work(struct work_struct *work)
+{
+	struct stria_array *a = container_of(work, struct stria_array,
+					     kick_work);
+
 	mutex_lock(&a->cfg_lock);
 	stria_sync_kick(a, false);
 	mutex_unlock(&a->cfg_lock);
@@ -980,8 +1011,11 @@ static void stria_array_free(struct stria_array *a)
 
 	/* nothing may fail a member any more; make sure no write is left */
 	cancel_work_sync(&a->sb_work);
+	cancel_work_sync(&a->kick_work);
 	cancel_work_sync(&a->sync.work);
 	stria_events_free(a);
+	if (a->sb_wq)
+		destroy_workqueue(a->sb_wq);
 	stria_bitmap_free(a);
 	mutex_destroy(&a->sb_lock);
 	mutex_destroy(&a->cfg_lock);
@@ -1036,14 +1070,23 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	strscpy(a->name, spec->name, sizeof(a->name));
 	INIT_LIST_HEAD(&a->list);
 	INIT_WORK(&a->sb_work, stria_sb_work);
+	INIT_WORK(&a->kick_work, stria_kick_work);
 	mutex_init(&a->sb_lock);
 	mutex_init(&a->cfg_lock);
+	spin_lock_init(&a->held_lock);
+	INIT_LIST_HEAD(&a->held);
 	stria_sync_init(a);
 	if (stria_events_init(a)) {
 		stria_array_free(a);
 		return NULL;
 	}
+	a->sb_wq = alloc_ordered_workqueue("stria_sb", WQ_MEM_RECLAIM);
+	if (!a->sb_wq) {
+		stria_array_free(a);
+		return NULL;
+	}
 	a->sb_failed = o->failed;
+	a->sb_failed_ondisk = o->failed;
 	a->sb_rebuilding = o->rebuilding;
 	/* a rebuilding role found missing has failed: not partial either */
 	a->sb_rebuild_partial = o->rebuild_partial & o->rebuilding;
@@ -1328,6 +1371,7 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	 * the clean superblocks below record the failed members too.
 	 */
 	cancel_work_sync(&a->sb_work);
+	cancel_work_sync(&a->kick_work);
 	stria_bitmap_stop(a);
 	mutex_lock(&a->sb_lock);
 	ret = stria_write_sbs(a, STRIA_SB_STATE_CLEAN, NULL);
@@ -1352,7 +1396,7 @@ int stria_array_stop(struct stria_array *a, char *msg)
  */
 void stria_array_member_failed(struct stria_array *a)
 {
-	schedule_work(&a->sb_work);
+	queue_work(a->sb_wq, &a->sb_work);
 }
 
 /**

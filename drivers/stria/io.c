@@ -19,6 +19,16 @@
  *
  * A flush goes to every member; FUA stays on the one write that carries it.
  *
+ * A RAID5/6 write (or flush) that skipped a member because it has failed,
+ * or whose write to a member failed, is not acknowledged until the
+ * superblocks of the other members record the failure: a crash before
+ * that would bring the member back in sync with the chunks the write did
+ * not give it, and the resync would then compute the parity from them. Such
+ * a request is held on the array's list once its parts are done, and the
+ * superblock writer ends it (stria_release_held()). Nothing on that path
+ * waits for array I/O. A request that skipped nothing, the common case,
+ * only reads its own PDU: no lock, nothing shared.
+ *
  * Requests of the array's own flush sequence (RQF_FLUSH_SEQ) are the one
  * exception to ending inline: a member completes a flush from its
  * flush_end_io() with its flush queue's lock held, and ending our request
@@ -35,6 +45,7 @@
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/spinlock.h>
 #include <linux/topology.h>
 
 #include "stria.h"
@@ -60,6 +71,9 @@ MODULE_PARM_DESC(max_read_repairs,
  * @wib_held: a RAID5/6 write holds its region of the write-intent bitmap
  *	(stria_rq_bitmap_begin()) until it ends; kept across a requeue
  * @wib_region: that region
+ * @skipped: roles of the members a RAID5/6 write or flush left out because
+ *	they failed: it is acknowledged once the superblocks record them
+ * @held_entry: on the array's list of held requests
  * @inline_used: @inline_clone carries this request's clone
  * @inline_clone: the clone of a request's first bio, so the common request
  *	(one bio, one member) allocates nothing; further clones come from the
@@ -73,6 +87,8 @@ struct stria_cmd {
 	u32 repair;
 	bool wib_held;
 	u32 wib_region;
+	atomic64_t skipped;
+	struct list_head held_entry;
 	bool inline_used;
 	struct stria_clone inline_clone;
 };
@@ -160,6 +176,20 @@ u32 stria_rq_repair_member(struct request *rq)
 	return cmd->repair ? cmd->repair - 1 : STRIA_GEOM_NONE;
 }
 
+/**
+ * stria_rq_skipped() - a RAID5/6 write left members out
+ * @rq: the write
+ * @roles: the members (bit = role) it did not write because they failed
+ *
+ * Any context, before the part that saw it drops its reference.
+ */
+void stria_rq_skipped(struct request *rq, u64 roles)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	atomic64_or(roles, &cmd->skipped);
+}
+
 /* Start @rq with @pending references on it. */
 static void stria_rq_start(struct request *rq, unsigned int pending)
 {
@@ -196,14 +226,95 @@ void stria_rq_get(struct request *rq)
 	atomic_inc(&cmd->pending);
 }
 
+/* End @rq with @st: its parts are done, nothing holds it back. */
+static void stria_rq_end(struct stria_array *a, struct request *rq,
+			 blk_status_t st)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	if (cmd->wib_held) {
+		stria_bitmap_write_end(a, cmd->wib_region);
+		cmd->wib_held = false;
+	}
+	if (unlikely(st))
+		this_cpu_inc(a->stats->errors);
+	if (rq->rq_flags & RQF_FLUSH_SEQ) {
+		WRITE_ONCE(cmd->status, st);
+		irq_work_queue(&cmd->end_work);
+	} else {
+		blk_mq_end_request(rq, st);
+	}
+}
+
+/*
+ * Hold a done write that skipped members whose failure the superblocks on
+ * the members do not record yet; stria_release_held() ends it. Any context.
+ */
+static bool stria_rq_hold(struct stria_array *a, struct request *rq)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	u64 skipped = atomic64_read(&cmd->skipped);
+	unsigned long flags;
+	bool held = false;
+
+	if (!(skipped & ~READ_ONCE(a->sb_failed_ondisk)))
+		return false;
+	spin_lock_irqsave(&a->held_lock, flags);
+	if (skipped & ~a->sb_failed_ondisk) {
+		list_add_tail(&cmd->held_entry, &a->held);
+		held = true;
+	}
+	spin_unlock_irqrestore(&a->held_lock, flags);
+	/* the failure queued an update; make sure one comes after this */
+	if (held)
+		queue_work(a->sb_wq, &a->sb_work);
+	return held;
+}
+
+/**
+ * stria_release_held() - the superblocks were written: end held writes
+ * @a: the array
+ * @landed: the superblock of at least one member was written; false when
+ *	every write failed (or no member was left to write)
+ * @ondisk: the failed roles the superblocks written record
+ *
+ * Process context; called by every superblock update, with @a->sb_lock
+ * held. The held writes whose skipped members are all recorded now are
+ * acknowledged. When the update reached no member nothing records their
+ * failure, and nothing ever will: the held writes end with EIO.
+ */
+void stria_release_held(struct stria_array *a, bool landed, u64 ondisk)
+{
+	struct stria_cmd *cmd, *tmp;
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	spin_lock_irqsave(&a->held_lock, flags);
+	if (landed)
+		WRITE_ONCE(a->sb_failed_ondisk, ondisk);
+	list_for_each_entry_safe(cmd, tmp, &a->held, held_entry) {
+		if (landed && (atomic64_read(&cmd->skipped) & ~ondisk))
+			continue;
+		WRITE_ONCE(cmd->status, landed ? BLK_STS_OK : BLK_STS_IOERR);
+		list_move_tail(&cmd->held_entry, &done);
+	}
+	spin_unlock_irqrestore(&a->held_lock, flags);
+	list_for_each_entry_safe(cmd, tmp, &done, held_entry) {
+		list_del_init(&cmd->held_entry);
+		stria_rq_end(a, blk_mq_rq_from_pdu(cmd), READ_ONCE(cmd->status));
+	}
+}
+
 /**
  * stria_rq_put() - one part of a request is done
  * @rq: the request
  * @st: the part's status; the first error is the request's
  *
- * Any context. The last part ends the request, or queues it again when a
+ * Any context. The last part ends the request; or queues it again when a
  * RAID5/6 read failed on a member that is now failed and the array can
- * still reconstruct its data (EIO when it cannot: the data is lost).
+ * still reconstruct its data (EIO when it cannot: the data is lost); or
+ * holds a write that skipped failed members until the superblocks record
+ * them.
  */
 void stria_rq_put(struct request *rq, blk_status_t st)
 {
@@ -223,17 +334,11 @@ void stria_rq_put(struct request *rq, blk_status_t st)
 		/* the members it would be rebuilt from have failed too */
 		WRITE_ONCE(cmd->status, BLK_STS_IOERR);
 	}
-	if (cmd->wib_held) {
-		stria_bitmap_write_end(a, cmd->wib_region);
-		cmd->wib_held = false;
-	}
 	st = READ_ONCE(cmd->status);
-	if (unlikely(st))
-		this_cpu_inc(a->stats->errors);
-	if (rq->rq_flags & RQF_FLUSH_SEQ)
-		irq_work_queue(&cmd->end_work);
-	else
-		blk_mq_end_request(rq, st);
+	if (unlikely(atomic64_read(&cmd->skipped)) && !st &&
+	    stria_rq_hold(a, rq))
+		return;
+	stria_rq_end(a, rq, st);
 }
 
 /**
@@ -284,6 +389,22 @@ static bool stria_read_repairable(struct stria_member *m, blk_status_t st)
 	return false;
 }
 
+/*
+ * Member @m, now failed, failed a flush of @rq: on RAID5/6 the flush
+ * succeeds while the array still has the redundancy to do without it, once
+ * the superblocks record the failure (the request is held until then).
+ */
+static bool stria_flush_survives(struct request *rq, struct stria_member *m)
+{
+	struct stria_array *a = m->array;
+
+	if (!a->r56 || req_op(rq) != REQ_OP_FLUSH ||
+	    (u32)atomic_read(&a->nr_failed) > stria_geom_nr_parity(&a->geom))
+		return false;
+	stria_rq_skipped(rq, BIT_ULL(m->role));
+	return true;
+}
+
 static void stria_clone_endio(struct bio *bio)
 {
 	struct stria_clone *c = container_of(bio, struct stria_clone, bio);
@@ -304,7 +425,8 @@ static void stria_clone_endio(struct bio *bio)
 			st = BLK_STS_OK;
 		}
 	} else if (unlikely(st)) {
-		stria_member_io_error(m, st);
+		if (stria_member_io_error(m, st) && stria_flush_survives(rq, m))
+			st = BLK_STS_OK;
 	}
 	stria_clone_release(bio);
 	stria_rq_put(rq, st);
@@ -552,6 +674,7 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 		/* a new request, not one queued again */
 		cmd->repair = 0;
 		cmd->wib_held = false;
+		atomic64_set(&cmd->skipped, 0);
 		rq->rq_flags |= RQF_DONTPREP;
 	}
 	if (req_op(rq) == REQ_OP_FLUSH)

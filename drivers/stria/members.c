@@ -95,13 +95,18 @@ int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 	pr_warn("stria%d: member %u (%pg) failed by request%s\n", a->index,
 		m->role, m->dev.bdev, nfail > tol ? ", beyond what the array tolerates" : "");
 	stria_member_set_state(m, STRIA_STATE_FAILED);
-	/* from here on a spare may take the role: only m->role is used */
+	/*
+	 * From here on a spare may take the role: only m->role is used.
+	 * Writes that skip the member are held until the superblocks below
+	 * record it.
+	 */
 	mutex_unlock(&a->cfg_lock);
 	mutex_lock(&a->sb_lock);
 	ret = stria_array_sync_failed(a);
 	mutex_unlock(&a->sb_lock);
 	/* a write error above failed another member: record that too */
 	flush_work(&a->sb_work);
+	flush_work(&a->kick_work);
 	if (ret)
 		snprintf(msg, STRIA_MSG_LEN, "member %u failed, but a superblock could not be written: error %d",
 			 *role, ret);

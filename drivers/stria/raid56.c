@@ -111,6 +111,8 @@ static void stria_sop_endio(struct bio *bio)
 			sop->status = st;
 		else if (!op_is_write(bio_op(bio)))
 			WRITE_ONCE(sop->retry, true);
+		else
+			atomic64_or(BIT_ULL(m->role), &sop->skipped);
 	}
 	bio_put(bio);
 	if (!atomic_dec_and_test(&sop->pending))
@@ -338,8 +340,12 @@ static void stria_sop_compute_write(struct stria_sop *sop)
 	struct stria_raid56 *r = sop->r;
 	struct stria_array *a = r->a;
 	stria_opf_t opf = REQ_OP_WRITE | sop->opf_flags;
-	u64 masks[STRIA_PARITY_ROW_SEGS];
+	u64 masks[STRIA_PARITY_ROW_SEGS], failed = 0;
 	u32 k, i, n = a->nr_members;
+
+	for (i = 0; i < n; i++)
+		if (stria_member_failed(stria_sop_member(sop, i)))
+			failed |= BIT_ULL(i);
 
 	for (k = 0; k < sop->nsegs; k++) {
 		struct stria_parity_seg *sg = &sop->segs[k];
@@ -369,9 +375,10 @@ static void stria_sop_compute_write(struct stria_sop *sop)
 					     sg->end);
 			masks[k] |= 1ULL << sop->dmember[i];
 		}
-		for (i = 0; i < n; i++)
-			if (stria_member_failed(stria_sop_member(sop, i)))
-				masks[k] &= ~(1ULL << i);
+		/* the request waits until the superblocks record these */
+		if (masks[k] & failed)
+			atomic64_or(masks[k] & failed, &sop->skipped);
+		masks[k] &= ~failed;
 	}
 	stria_sop_write(sop, masks, STRIA_R56_NEW, opf);
 }
@@ -914,6 +921,7 @@ static void stria_sop_done(struct stria_sop *sop)
 	struct request *rq = sop->rq;
 	blk_status_t st = sop->status;
 	struct stria_sop *c, *tmp;
+	u64 skipped = atomic64_read(&sop->skipped);
 	int cpu = sop->cpu;
 	bool busy = sop->busy;
 
@@ -926,8 +934,12 @@ static void stria_sop_done(struct stria_sop *sop)
 
 		list_del(&c->wait_entry);
 		mempool_free(c, r->sop_pool);
+		if (skipped)
+			stria_rq_skipped(crq, skipped);
 		stria_rq_put(crq, st);
 	}
+	if (skipped && rq)
+		stria_rq_skipped(rq, skipped);
 	mempool_free(sop, r->sop_pool);
 	if (busy) {
 		/*

@@ -211,6 +211,8 @@ enum stria_sop_phase {
  * @skip: a member in sync whose read failed, read around like a failed
  *	one, or STRIA_GEOM_NONE
  * @repair: a read that rebuilds @skip's data, and writes it back there
+ * @skipped: members this write left out because they failed: its
+ *	requests are acknowledged once the superblocks record them
  * @missing: members whose data the plan rebuilds instead of reading: out
  *	of sync when it was made, and @skip
  * @opf_flags: REQ_FUA and REQ_SYNC of the request(s) written
@@ -257,6 +259,7 @@ struct stria_sop {
 	bool write;
 	u32 skip;
 	bool repair;
+	atomic64_t skipped;
 	u64 missing;
 	stria_opf_t opf_flags;
 	u32 lo;

@@ -212,9 +212,17 @@ struct stria_sync {
  * @wib: write-intent bitmap (bitmap.c), NULL when the array has none
  * @uevents: the uevents queued for user space (events.c)
  * @nr_failed: members not in sync: STRIA_STATE_FAILED or _REBUILDING
- * @sb_work: writes the superblocks after a member state change (array.c)
+ * @sb_wq: runs @sb_work; WQ_MEM_RECLAIM, as writes wait for it
+ * @sb_work: writes the superblocks after a member state change (array.c);
+ *	never waits for array I/O
+ * @kick_work: after @sb_work, lets a spare take a failed role
  * @sb_lock: serialises superblock writes and @events, @sb_failed
  * @sb_failed: failed-member bitmap (bit = role) the superblocks record
+ * @sb_failed_ondisk: failed-member bitmap the superblocks on the members
+ *	record: @sb_failed once a write of it reached a member (@held_lock)
+ * @held_lock: protects @held and @sb_failed_ondisk's changes
+ * @held: writes done but not acknowledged: they skipped a member whose
+ *	failure the superblocks do not record yet (io.c)
  * @sb_rebuilding: rebuilding-role bitmap the superblocks record
  * @sb_rebuild_partial: the roles of @sb_rebuilding that are re-added
  *	members, rebuilt where the write-intent bitmap has dirty only
@@ -259,9 +267,14 @@ struct stria_array {
 	struct stria_wib *wib;
 	struct stria_events *uevents;
 	atomic_t nr_failed;
+	struct workqueue_struct *sb_wq;
 	struct work_struct sb_work;
+	struct work_struct kick_work;
 	struct mutex sb_lock;
 	u64 sb_failed;
+	u64 sb_failed_ondisk;
+	spinlock_t held_lock;
+	struct list_head held;
 	u64 sb_rebuilding;
 	u64 sb_rebuild_partial;
 	u64 degraded_events;
@@ -456,7 +469,9 @@ void stria_member_set_state(struct stria_member *m, u32 state);
 blk_status_t stria_rq_to_member(struct stria_array *a, struct request *rq,
 				struct stria_member *m, u64 base);
 bool stria_member_io_error(struct stria_member *m, blk_status_t st);
+void stria_release_held(struct stria_array *a, bool landed, u64 ondisk);
 u32 stria_rq_repair_member(struct request *rq);
+void stria_rq_skipped(struct request *rq, u64 roles);
 void stria_rq_begin(struct request *rq);
 void stria_rq_get(struct request *rq);
 void stria_rq_put(struct request *rq, blk_status_t st);

@@ -313,6 +313,29 @@ u32 stria_bitmap_region(const struct stria_array *a, u64 member_sector)
 }
 
 /**
+ * stria_bitmap_test() - may a region have had writes cut short?
+ * @a: the array
+ * @member_sector: a sector of the data area
+ *
+ * Any context, no lock: a bit set meanwhile may be missed, which only
+ * matters to writes that started after the question.
+ *
+ * Return: the bit of @member_sector's region in the image; true when the
+ * array has no bitmap.
+ */
+bool stria_bitmap_test(struct stria_array *a, u64 member_sector)
+{
+	struct stria_wib *w = a->wib;
+	u64 r;
+
+	if (!w)
+		return true;
+	r = member_sector >> w->shift;
+	return r < w->nr_regions &&
+	       test_bit_le(r % STRIA_WIB_BLOCK_BITS, stria_wib_block(w, r));
+}
+
+/**
  * stria_bitmap_next_dirty() - where a resync has work from @pos on
  * @a: the array
  * @pos: member sector

@@ -369,6 +369,18 @@ bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
 }
 
 /*
+ * Does the stripe of RAID5/6 request @rq owe a resync? Its parity may then
+ * not match its data, and nothing may be rebuilt from it.
+ */
+static bool stria_rq_owed(struct stria_array *a, struct request *rq)
+{
+	u64 stripe = div_u64(blk_rq_pos(rq),
+			     stria_geom_stripe_sectors(&a->geom));
+
+	return stria_sync_owed(a, stripe << a->geom.chunk_shift);
+}
+
+/*
  * A RAID5/6 member in sync failed a read: keep it, and have the request
  * rebuild the data and write it back to it, as md does, while the array
  * can spare one more member and the member has not done this too often.
@@ -414,8 +426,12 @@ static void stria_clone_endio(struct bio *bio)
 	blk_status_t st = bio->bi_status;
 
 	if (unlikely(st) && m->array->r56 && !op_is_write(bio_op(bio))) {
-		/* RAID5/6: read it again, rebuilt from the other members */
-		if (stria_read_repairable(m, st)) {
+		if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN &&
+		    stria_member_in_sync(m) && stria_rq_owed(m->array, rq)) {
+			/* no trusted parity to rebuild from: EIO, keep it */
+			atomic64_inc(&m->errors);
+		} else if (stria_read_repairable(m, st)) {
+			/* read it again, rebuilt from the other members */
 			atomic64_inc(&m->errors);
 			cmpxchg(&cmd->repair, 0, m->role + 1);
 			WRITE_ONCE(cmd->retry, true);

@@ -487,6 +487,25 @@ static void stria_sop_account(struct stria_sop *sop, const u64 *reads)
 }
 
 /*
+ * Where the stripe owes a resync its parity may not match its data: a sop
+ * that would rebuild a missing member's data from it (a degraded read, a
+ * degraded write that does not replace that data) ends with EIO instead.
+ */
+static bool stria_sop_untrusted(struct stria_sop *sop)
+{
+	u32 k;
+
+	if (!sop->owed || !sop->missing)
+		return false;
+	if (!sop->write)
+		return true;
+	for (k = 0; k < sop->nsegs; k++)
+		if (stria_seg_needs_rebuild(sop, &sop->segs[k]))
+			return true;
+	return false;
+}
+
+/*
  * The sop holds its stripe lock: plan, allocate, read or go straight to the
  * writes. Process context. Without @wait (queue_rq) a sop whose pages
  * cannot be had at once goes to its CPU's work, which may wait for them
@@ -519,7 +538,14 @@ static void stria_sop_run(struct stria_sop *sop, bool wait)
 		stria_sop_done(sop);
 		return;
 	}
+	if (!sop->sync)
+		sop->owed = stria_sync_owed(a, sop->stripe << a->geom.chunk_shift);
 	stria_sop_plan(sop, nf > 0);
+	if (stria_sop_untrusted(sop)) {
+		sop->status = BLK_STS_IOERR;
+		stria_sop_done(sop);
+		return;
+	}
 	for (k = 0; k < sop->nsegs; k++) {
 		struct stria_parity_seg *sg = &sop->segs[k];
 

@@ -213,6 +213,7 @@ enum stria_sop_phase {
  * @repair: a read that rebuilds @skip's data, and writes it back there
  * @skipped: members this write left out because they failed: its
  *	requests are acknowledged once the superblocks record them
+ * @owed: the stripe owes a resync: its parity is not trusted
  * @missing: members whose data the plan rebuilds instead of reading: out
  *	of sync when it was made, and @skip
  * @opf_flags: REQ_FUA and REQ_SYNC of the request(s) written
@@ -260,6 +261,7 @@ struct stria_sop {
 	u32 skip;
 	bool repair;
 	atomic64_t skipped;
+	bool owed;
 	u64 missing;
 	stria_opf_t opf_flags;
 	u32 lo;

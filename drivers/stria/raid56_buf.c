@@ -512,7 +512,8 @@ u64 stria_seg_reads(struct stria_sop *sop, const struct stria_parity_seg *sg)
  * @degraded: a member the sop writes to or reads from is out of sync
  *
  * A sync is one segment over the slice, a degraded read one over the
- * wanted columns; a write is planned by stria_parity_plan().
+ * wanted columns; a write is planned by stria_parity_plan(), with
+ * reconstruct-write where the stripe owes a resync.
  */
 void stria_sop_plan(struct stria_sop *sop, bool degraded)
 {
@@ -542,8 +543,10 @@ void stria_sop_plan(struct stria_sop *sop, bool degraded)
 		sg->method = STRIA_PARITY_DEGRADED_READ;
 		sop->nsegs = 1;
 	} else {
+		/* RMW carries the old parity forward: not one owed a resync */
 		sop->nsegs = stria_parity_plan(r->nd, r->np,
-					       r->rmw_ok && !degraded,
+					       r->rmw_ok && !degraded &&
+					       !sop->owed,
 					       sop->ranges, sop->segs,
 					       STRIA_PARITY_ROW_SEGS);
 		if (WARN_ON_ONCE(sop->nsegs > STRIA_PARITY_ROW_SEGS))

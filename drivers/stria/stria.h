@@ -421,6 +421,7 @@ void stria_bitmap_free(struct stria_array *a);
 bool stria_bitmap_write_begin(struct stria_array *a, u32 region);
 void stria_bitmap_write_end(struct stria_array *a, u32 region);
 u32 stria_bitmap_region(const struct stria_array *a, u64 member_sector);
+bool stria_bitmap_test(struct stria_array *a, u64 member_sector);
 u64 stria_bitmap_next_dirty(struct stria_array *a, u64 pos);
 u32 stria_bitmap_dirty(struct stria_array *a);
 u32 stria_bitmap_chunk(const struct stria_array *a);
@@ -498,6 +499,7 @@ int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
 		     u64 *nr_stripes, char *msg);
 int stria_sync_stop(struct stria_array *a, bool shutdown, char *msg);
 u64 stria_sync_stripes(const struct stria_array *a);
+bool stria_sync_owed(struct stria_array *a, u64 member_sector);
 const char *stria_sync_action_name(u32 action);
 u64 stria_array_io_count(struct stria_array *a);
 

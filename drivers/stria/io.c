@@ -46,6 +46,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/topology.h>
 
 #include "stria.h"
@@ -54,7 +55,12 @@
 static unsigned int max_read_repairs = 20;
 module_param(max_read_repairs, uint, 0644);
 MODULE_PARM_DESC(max_read_repairs,
-		 "RAID5/6: failed reads a member may have rebuilt and written back before it is failed (count; default 20, as md's max_corrected_read_errors)");
+		 "RAID5/6: recent failed reads a member may have rebuilt and written back before it is failed (count, see read_error_decay_s; default 20, as md's max_corrected_read_errors)");
+
+static unsigned int read_error_decay_s = 3600;
+module_param(read_error_decay_s, uint, 0644);
+MODULE_PARM_DESC(read_error_decay_s,
+		 "RAID5/6: a member's count of recent read errors, which max_read_repairs bounds, is halved for each such period since its last read error (seconds; default 3600, as md)");
 
 /**
  * struct stria_cmd - per-request state (the blk-mq PDU)
@@ -159,6 +165,61 @@ bool stria_member_io_error(struct stria_member *m, blk_status_t st)
 	if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN)
 		stria_member_set_state(m, STRIA_STATE_FAILED);
 	return stria_member_failed(m);
+}
+
+/* The recent read errors of @v (stria_member.read_errors) at @now. */
+static u32 stria_read_errors_at(u64 v, u32 now)
+{
+	u32 period = max(READ_ONCE(read_error_decay_s), 1U);
+	u32 halvings = (now - (u32)(v >> 32)) / period;
+
+	return halvings >= 32 ? 0 : (u32)v >> halvings;
+}
+
+/**
+ * stria_member_read_errors() - a member's recent read errors
+ * @m: the member
+ *
+ * Return: its count of read errors, halved for each read_error_decay_s
+ * since the last one.
+ */
+u32 stria_member_read_errors(const struct stria_member *m)
+{
+	return stria_read_errors_at(atomic64_read(&m->read_errors),
+				    (u32)ktime_get_seconds());
+}
+
+/**
+ * stria_member_read_error() - count a RAID5/6 member's failed read
+ * @m: a member in sync whose read failed
+ *
+ * Any context. As md's check_decay_read_errors(): the count of recent
+ * read errors is halved for each read_error_decay_s since the last one,
+ * then raised. Within max_read_repairs the data is to be rebuilt from the
+ * other members and written back (counted in @m->read_repairs); beyond,
+ * the member is to be failed.
+ *
+ * Return: true when the read may be repaired.
+ */
+bool stria_member_read_error(struct stria_member *m)
+{
+	u32 now = (u32)ktime_get_seconds(), n;
+	u32 max = READ_ONCE(max_read_repairs);
+	s64 old = atomic64_read(&m->read_errors);
+
+	do {
+		n = stria_read_errors_at(old, now);
+		if (n < U32_MAX)
+			n++;
+	} while (!atomic64_try_cmpxchg(&m->read_errors, &old,
+				       (s64)(((u64)now << 32) | n)));
+	if (n <= max) {
+		atomic64_inc(&m->read_repairs);
+		return true;
+	}
+	pr_warn_ratelimited("stria%d: member %u (%pg) failed more than %u reads\n",
+			    m->array->index, m->role, m->dev.bdev, max);
+	return false;
 }
 
 /**
@@ -388,17 +449,12 @@ static bool stria_rq_owed(struct stria_array *a, struct request *rq)
 static bool stria_read_repairable(struct stria_member *m, blk_status_t st)
 {
 	struct stria_array *a = m->array;
-	u32 max = READ_ONCE(max_read_repairs);
 
 	if (st == BLK_STS_NOTSUPP || st == BLK_STS_AGAIN ||
 	    !stria_member_in_sync(m) ||
 	    (u32)atomic_read(&a->nr_failed) >= stria_geom_nr_parity(&a->geom))
 		return false;
-	if (atomic64_inc_return(&m->read_repairs) <= max)
-		return true;
-	pr_warn_ratelimited("stria%d: member %u (%pg) failed more than %u reads\n",
-			    a->index, m->role, m->dev.bdev, max);
-	return false;
+	return stria_member_read_error(m);
 }
 
 /*

@@ -138,6 +138,7 @@ static void stria_spare_take_role(struct stria_array *a,
 	memcpy(m->uuid, sp->uuid, STRIA_UUID_LEN);
 	atomic64_set(&m->errors, 0);
 	atomic64_set(&m->read_repairs, 0);
+	atomic64_set(&m->read_errors, 0);
 	stria_member_set_state(m, STRIA_STATE_REBUILDING);
 	memmove(sp, sp + 1, (a->nr_spares - si - 1) * sizeof(*sp));
 	a->nr_spares--;
@@ -772,6 +773,7 @@ int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
 		memcpy(m->uuid, repl.uuid, STRIA_UUID_LEN);
 		atomic64_set(&m->errors, 0);
 		atomic64_set(&m->read_repairs, 0);
+		atomic64_set(&m->read_errors, 0);
 	} else if (repl.state == STRIA_STATE_REPLACEMENT &&
 		   a->nr_spares < STRIA_MAX_SPARES) {
 		repl.state = STRIA_STATE_SPARE;

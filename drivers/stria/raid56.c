@@ -104,6 +104,11 @@ static void stria_sop_endio(struct bio *bio)
 		stria_repl_failed(sop->r->a, st);
 		if (sop->sync)
 			WRITE_ONCE(sop->sync->err, -EIO);
+	} else if (unlikely(st) && !op_is_write(bio_op(bio)) &&
+		   st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN &&
+		   stria_member_in_sync(m)) {
+		/* judged in process context: rewritten, or failed */
+		atomic64_or(BIT_ULL(m->role), &sop->bad);
 	} else if (unlikely(st)) {
 		if (sop->sync)
 			WRITE_ONCE(sop->sync->err, -EIO);
@@ -286,8 +291,27 @@ static u64 stria_sop_mismatches(struct stria_sop *sop, u32 m, u32 s, u32 e)
 }
 
 /*
+ * The members of @sop->fix get back their columns [@s, @e) as rebuilt:
+ * data from OLD to NEW, P and Q already in NEW. Returns them.
+ */
+static u64 stria_sop_fix_writes(struct stria_sop *sop, u32 s, u32 e)
+{
+	u64 fix = sop->fix;
+	u32 i;
+
+	while (fix) {
+		i = __ffs64(fix);
+		fix &= fix - 1;
+		if (i != sop->p && i != sop->q)
+			stria_sop_old_to_new(sop, i, s, e);
+	}
+	return sop->fix;
+}
+
+/*
  * Background sync, the reads are back: rebuild the members being rebuilt,
- * or compare (and repair) or rewrite the parity.
+ * or compare (and repair) or rewrite the parity. Members whose reads
+ * failed (@sop->fix) get their rebuilt columns back.
  */
 static void stria_sop_sync_compute(struct stria_sop *sop)
 {
@@ -316,6 +340,9 @@ static void stria_sop_sync_compute(struct stria_sop *sop)
 		break;
 	case STRIA_SYNC_OP_CHECK:
 	case STRIA_SYNC_OP_REPAIR:
+		/* a member's columns were rebuilt: nothing to compare them to */
+		if (sop->fix)
+			break;
 		bad = stria_sop_mismatches(sop, sop->p, s, e);
 		if (r->np == 2)
 			bad += stria_sop_mismatches(sop, sop->q, s, e);
@@ -330,6 +357,10 @@ static void stria_sop_sync_compute(struct stria_sop *sop)
 		break;
 	case STRIA_SYNC_OP_REPLACE:	/* copied above */
 		break;
+	}
+	if (sop->fix) {
+		masks[0] |= stria_sop_fix_writes(sop, s, e);
+		this_cpu_add(r->stats->read_repairs, hweight64(sop->fix));
 	}
 	stria_sop_write(sop, masks, STRIA_R56_NEW, REQ_OP_WRITE);
 }
@@ -364,33 +395,88 @@ static void stria_sop_compute_write(struct stria_sop *sop)
 		}
 		masks[k] = stria_seg_writes(sop, sg);
 		for (i = 0; i < r->nd; i++) {
-			struct stria_member *m;
+			u32 mi = sop->dmember[i];
 
-			m = stria_sop_member(sop, sop->dmember[i]);
 			if (sg->written & (1ULL << i) ||
-			    READ_ONCE(m->state) != STRIA_STATE_REBUILDING)
+			    (READ_ONCE(stria_sop_member(sop, mi)->state) !=
+			     STRIA_STATE_REBUILDING && !(sop->fix & BIT_ULL(mi))))
 				continue;
-			/* its rebuilt old data, so it stays current */
-			stria_sop_old_to_new(sop, sop->dmember[i], sg->start,
-					     sg->end);
-			masks[k] |= 1ULL << sop->dmember[i];
+			/* its rebuilt old data: it stays current, or is fixed */
+			stria_sop_old_to_new(sop, mi, sg->start, sg->end);
+			masks[k] |= 1ULL << mi;
 		}
 		/* the request waits until the superblocks record these */
 		if (masks[k] & failed)
 			atomic64_or(masks[k] & failed, &sop->skipped);
 		masks[k] &= ~failed;
 	}
+	if (sop->fix)
+		this_cpu_add(r->stats->read_repairs, hweight64(sop->fix));
 	stria_sop_write(sop, masks, STRIA_R56_NEW, opf);
+}
+
+/* Can the reads of a member that failed in @sop be rebuilt and rewritten? */
+static bool stria_sop_fixable(struct stria_sop *sop)
+{
+	if (!sop->sync)
+		return sop->write;
+	return sop->sync->op == STRIA_SYNC_OP_REBUILD ||
+	       sop->sync->op == STRIA_SYNC_OP_CHECK ||
+	       sop->sync->op == STRIA_SYNC_OP_REPAIR;
+}
+
+/*
+ * Reads of the members in @bad (by role), in sync, failed. As md does, a
+ * member keeps its place: its columns are rebuilt from the others and
+ * written back (@sop->fix; the sop is planned again), while the stripe
+ * has the redundancy to spare it and it has not failed too many reads
+ * lately (stria_member_read_error()). Else it is failed, and the sop
+ * planned again around it. Where the stripe owes a resync its parity is
+ * not trusted: nothing is rebuilt, the sop ends with EIO and the member
+ * stays. Process context.
+ */
+static void stria_sop_read_errors(struct stria_sop *sop, u64 bad)
+{
+	struct stria_array *a = sop->r->a;
+	u32 i;
+
+	while (bad) {
+		struct stria_member *m;
+
+		i = __ffs64(bad);
+		bad &= bad - 1;
+		m = &a->members[i];
+		if (sop->owed) {
+			atomic64_inc(&m->errors);
+			sop->status = BLK_STS_IOERR;
+			continue;
+		}
+		if (stria_sop_fixable(sop) &&
+		    hweight64(sop->missing | sop->fix) < sop->r->np &&
+		    stria_member_read_error(m)) {
+			atomic64_inc(&m->errors);
+			sop->fix |= BIT_ULL(i);
+			WRITE_ONCE(sop->retry, true);
+			continue;
+		}
+		if (sop->sync)
+			WRITE_ONCE(sop->sync->err, -EIO);
+		stria_member_io_error(m, BLK_STS_IOERR);
+		WRITE_ONCE(sop->retry, true);
+	}
 }
 
 /* The reads are back, or none were needed. Process context. */
 static void stria_sop_after_reads(struct stria_sop *sop)
 {
 	struct stria_raid56 *r = sop->r;
+	u64 bad = atomic64_xchg(&sop->bad, 0);
 	u32 i;
 
+	if (bad)
+		stria_sop_read_errors(sop, bad);
 	if (READ_ONCE(sop->retry) && !sop->status) {
-		/* a member failed under us: plan again around it */
+		/* a member failed under us, or is fixed: plan again */
 		sop->retry = false;
 		this_cpu_inc(r->stats->read_retries);
 		stria_sop_free_pages(sop);
@@ -519,7 +605,7 @@ static void stria_sop_run(struct stria_sop *sop, bool wait)
 	struct bio_list list = BIO_EMPTY_LIST;
 	u32 nf, k, i, count;
 
-	sop->missing = 0;
+	sop->missing = sop->fix;
 	for (i = 0; i < a->nr_members; i++)
 		if (i == sop->skip || !stria_member_in_sync(&a->members[i]))
 			sop->missing |= 1ULL << i;
@@ -533,7 +619,8 @@ static void stria_sop_run(struct stria_sop *sop, bool wait)
 		}
 		nf = 0;
 	} else if (nf > r->np ||
-		   (sop->sync && sop->sync->op != STRIA_SYNC_OP_REBUILD && nf)) {
+		   (sop->sync && sop->sync->op != STRIA_SYNC_OP_REBUILD &&
+		    nf > hweight64(sop->fix))) {
 		sop->status = BLK_STS_IOERR;
 		stria_sop_done(sop);
 		return;
@@ -565,11 +652,11 @@ static void stria_sop_run(struct stria_sop *sop, bool wait)
 				stria_sop_want(sop, STRIA_R56_NEW, sop->q,
 					       sg->start, sg->end);
 		}
-		/* members being rebuilt are written their rebuilt data */
+		/* members being rebuilt or fixed get their rebuilt data */
 		for (i = 0; nf && (sop->write || sop->sync) &&
 		     i < a->nr_members; i++)
 			if (READ_ONCE(stria_sop_member(sop, i)->state) ==
-			    STRIA_STATE_REBUILDING)
+			    STRIA_STATE_REBUILDING || (sop->fix & BIT_ULL(i)))
 				stria_sop_want(sop, STRIA_R56_NEW, i,
 					       sg->start, sg->end);
 	}

@@ -211,11 +211,16 @@ enum stria_sop_phase {
  * @skip: a member in sync whose read failed, read around like a failed
  *	one, or STRIA_GEOM_NONE
  * @repair: a read that rebuilds @skip's data, and writes it back there
+ * @fix: members in sync whose reads for this sop failed: their columns are
+ *	rebuilt from the others like a failed member's and written back to
+ *	them (a write, a rebuild, a check or repair)
+ * @bad: members whose reads failed in the reads just done, for the
+ *	process context to judge (stria_sop_read_errors())
  * @skipped: members this write left out because they failed: its
  *	requests are acknowledged once the superblocks record them
  * @owed: the stripe owes a resync: its parity is not trusted
  * @missing: members whose data the plan rebuilds instead of reading: out
- *	of sync when it was made, and @skip
+ *	of sync when it was made, @skip and @fix
  * @opf_flags: REQ_FUA and REQ_SYNC of the request(s) written
  * @lo: first column of the slice; buffers start there
  * @p: member holding P
@@ -260,6 +265,8 @@ struct stria_sop {
 	bool write;
 	u32 skip;
 	bool repair;
+	u64 fix;
+	atomic64_t bad;
 	atomic64_t skipped;
 	bool owed;
 	u64 missing;

@@ -45,6 +45,9 @@ struct stria_array;
  * @errors: I/O errors the member returned since the array started
  * @read_repairs: failed reads rebuilt from the other members and written
  *	back to this one (RAID5/6), since the array started
+ * @read_errors: recent read errors, which max_read_repairs bounds: the
+ *	count in the low 32 bits, the time of the last one (seconds) in the
+ *	high 32; halved for each read_error_decay_s since then (io.c)
  * @uuid: the member's UUID
  * @linked: holder/slave sysfs links exist
  * @want_role: with @readd on a spare, the role it held
@@ -61,6 +64,7 @@ struct stria_member {
 	u64 dev_sectors;
 	atomic64_t errors;
 	atomic64_t read_repairs;
+	atomic64_t read_errors;
 	u8 uuid[STRIA_UUID_LEN];
 	bool linked;
 	u32 want_role;
@@ -470,6 +474,8 @@ void stria_member_set_state(struct stria_member *m, u32 state);
 blk_status_t stria_rq_to_member(struct stria_array *a, struct request *rq,
 				struct stria_member *m, u64 base);
 bool stria_member_io_error(struct stria_member *m, blk_status_t st);
+bool stria_member_read_error(struct stria_member *m);
+u32 stria_member_read_errors(const struct stria_member *m);
 void stria_release_held(struct stria_array *a, bool landed, u64 ondisk);
 u32 stria_rq_repair_member(struct request *rq);
 void stria_rq_skipped(struct request *rq, u64 roles);

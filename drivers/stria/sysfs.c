@@ -98,13 +98,14 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 			len += sysfs_emit_at(buf, len, "%pg ", m->dev.bdev);
 		else
 			len += sysfs_emit_at(buf, len, "- ");
-		len += sysfs_emit_at(buf, len, "%s %lld %lld\n",
+		len += sysfs_emit_at(buf, len, "%s %lld %lld %u\n",
 				     stria_state_name(READ_ONCE(m->state)),
 				     (long long)atomic64_read(&m->errors),
-				     (long long)atomic64_read(&m->read_repairs));
+				     (long long)atomic64_read(&m->read_repairs),
+				     stria_member_read_errors(m));
 	}
 	if (a->repl_role != STRIA_NO_MEMBER)
-		len += sysfs_emit_at(buf, len, "%u %pg %s %lld 0\n", a->repl_role,
+		len += sysfs_emit_at(buf, len, "%u %pg %s %lld 0 0\n", a->repl_role,
 				     a->repl.dev.bdev,
 				     stria_state_name(READ_ONCE(a->repl.state)),
 				     (long long)atomic64_read(&a->repl.errors));

@@ -800,7 +800,7 @@ int stria_array_sync_failed(struct stria_array *a)
 	lockdep_assert_held(&a->sb_lock);
 	if (stria_array_failed_roles(a) == READ_ONCE(a->sb_failed_ondisk))
 		return 0;
-	ret = stria_write_sbs(a, STRIA_SB_STATE_ACTIVE, &errors);
+	ret = stria_write_sbs(a, stria_array_sb_state(a), &errors);
 	for (i = 0; i < a->nr_members; i++)
 		if (errors & BIT_ULL(i))
 			stria_member_set_state(&a->members[i],
@@ -812,7 +812,8 @@ int stria_array_sync_failed(struct stria_array *a)
  * stria_array_update_sbs() - write every superblock now (events + 1)
  * @a: the array
  *
- * Records the member states, the spares and the sync checkpoints. A member
+ * Records the member states, the spares, the sync checkpoints and whether
+ * the array is clean (safe mode, stria_array_sb_state()). A member
  * whose superblock cannot be written fails (and is recorded by the next
  * update). Caller does not hold @a->sb_lock.
  *
@@ -825,7 +826,7 @@ int stria_array_update_sbs(struct stria_array *a)
 	int ret;
 
 	mutex_lock(&a->sb_lock);
-	ret = stria_write_sbs(a, STRIA_SB_STATE_ACTIVE, &errors);
+	ret = stria_write_sbs(a, stria_array_sb_state(a), &errors);
 	for (i = 0; i < a->nr_members; i++)
 		if (errors & BIT_ULL(i))
 			stria_member_set_state(&a->members[i],
@@ -1316,6 +1317,7 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 	/* user space hears of the array's state from here on */
 	stria_events_start(a, o.dirty ||
 			   a->sync.scrub_action == STRIA_SB_SCRUB_RESYNC);
+	stria_safe_start(a);
 	/* a rebuild or scrub to resume, or a spare for a failed role */
 	mutex_lock(&a->cfg_lock);
 	stria_sync_kick(a, false);
@@ -1366,6 +1368,7 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	list_del_init(&a->list);
 	stria_unlink_holders(a);
 	del_gendisk(a->disk);
+	stria_safe_stop(a);
 	/*
 	 * No I/O is left to fail a member: finish or drop a pending update,
 	 * the clean superblocks below record the failed members too.

@@ -80,6 +80,8 @@ MODULE_PARM_DESC(read_error_decay_s,
  * @skipped: roles of the members a RAID5/6 write or flush left out because
  *	they failed: it is acknowledged once the superblocks record them
  * @held_entry: on the array's list of held requests
+ * @write_held: a RAID5/6 write is counted by safe mode
+ *	(stria_safe_write_start()) until it ends; kept across a requeue
  * @inline_used: @inline_clone carries this request's clone
  * @inline_clone: the clone of a request's first bio, so the common request
  *	(one bio, one member) allocates nothing; further clones come from the
@@ -95,6 +97,7 @@ struct stria_cmd {
 	u32 wib_region;
 	atomic64_t skipped;
 	struct list_head held_entry;
+	bool write_held;
 	bool inline_used;
 	struct stria_clone inline_clone;
 };
@@ -287,16 +290,29 @@ void stria_rq_get(struct request *rq)
 	atomic_inc(&cmd->pending);
 }
 
+/*
+ * A write ends, or was not started: let go of its bitmap region and of its
+ * count in safe mode.
+ */
+static void stria_rq_let_go(struct stria_array *a, struct stria_cmd *cmd)
+{
+	if (cmd->wib_held) {
+		stria_bitmap_write_end(a, cmd->wib_region);
+		cmd->wib_held = false;
+	}
+	if (cmd->write_held) {
+		stria_safe_write_end(a);
+		cmd->write_held = false;
+	}
+}
+
 /* End @rq with @st: its parts are done, nothing holds it back. */
 static void stria_rq_end(struct stria_array *a, struct request *rq,
 			 blk_status_t st)
 {
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
-	if (cmd->wib_held) {
-		stria_bitmap_write_end(a, cmd->wib_region);
-		cmd->wib_held = false;
-	}
+	stria_rq_let_go(a, cmd);
 	if (unlikely(st))
 		this_cpu_inc(a->stats->errors);
 	if (rq->rq_flags & RQF_FLUSH_SEQ) {
@@ -747,16 +763,21 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 		cmd->repair = 0;
 		cmd->wib_held = false;
 		atomic64_set(&cmd->skipped, 0);
+		cmd->write_held = false;
 		rq->rq_flags |= RQF_DONTPREP;
 	}
 	if (req_op(rq) == REQ_OP_FLUSH)
 		return stria_flush(a, rq);
-	st = a->ops->queue_rq(a, rq);
-	if (unlikely(st != BLK_STS_OK) && cmd->wib_held) {
-		/* not started: blk-mq retries it or ends it without us */
-		stria_bitmap_write_end(a, cmd->wib_region);
-		cmd->wib_held = false;
+	/* the superblocks say active before a write reaches a member */
+	if (a->safe.enabled && op_is_write(req_op(rq)) && !cmd->write_held) {
+		if (!stria_safe_write_start(a))
+			return BLK_STS_RESOURCE;
+		cmd->write_held = true;
 	}
+	st = a->ops->queue_rq(a, rq);
+	/* not started: blk-mq retries it or ends it without us */
+	if (unlikely(st != BLK_STS_OK))
+		stria_rq_let_go(a, cmd);
 	return st;
 }
 
@@ -839,13 +860,18 @@ int stria_io_init(struct stria_array *a)
 		goto out_bioset;
 	}
 	a->tag_set.cmd_size = sizeof(struct stria_cmd);
+	ret = stria_safe_init(a);
+	if (ret)
+		goto out_stats;
 	if (a->ops->init) {
 		ret = a->ops->init(a);
 		if (ret)
-			goto out_stats;
+			goto out_safe;
 	}
 	return 0;
 
+out_safe:
+	stria_safe_exit(a);
 out_stats:
 	free_percpu(a->stats);
 out_bioset:
@@ -861,6 +887,7 @@ void stria_io_exit(struct stria_array *a)
 {
 	if (a->ops->exit)
 		a->ops->exit(a);
+	stria_safe_exit(a);
 	free_percpu(a->stats);
 	bioset_exit(&a->bioset);
 }

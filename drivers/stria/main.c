@@ -30,6 +30,7 @@
  *  raid56_buf.c  RAID5/6: stripe buffers, parity computation, read plans
  *  superblock.c  superblock read, fill, write
  *  sync.c        background sync: rebuild onto spares, check, repair
+ *  safemode.c    RAID5/6 superblocks clean while idle and at reboot
  *  sysfs.c       /sys/block/striaN/stria/
  *  geom.h        pure stripe geometry, shared with user-space tests
  *  parity_plan.h pure RAID5/6 write planning, shared with user-space tests
@@ -55,12 +56,17 @@ static int __init stria_init(void)
 	if (ret < 0)
 		return ret;
 	stria_major = ret;
-	ret = stria_ctl_init();
+	ret = stria_safe_register();
 	if (ret)
 		goto out_unregister_blkdev;
+	ret = stria_ctl_init();
+	if (ret)
+		goto out_safe_unregister;
 	pr_info("version %s loaded\n", STRIA_MODULE_VERSION);
 	return 0;
 
+out_safe_unregister:
+	stria_safe_unregister();
 out_unregister_blkdev:
 	unregister_blkdev(stria_major, "stria");
 	return ret;
@@ -70,6 +76,7 @@ static void __exit stria_exit(void)
 {
 	stria_ctl_exit();
 	stria_array_stop_all();
+	stria_safe_unregister();
 	unregister_blkdev(stria_major, "stria");
 	pr_info("unloaded\n");
 }

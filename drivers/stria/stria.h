@@ -10,7 +10,10 @@
 #include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/percpu-refcount.h>
 #include <linux/rwsem.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -141,6 +144,39 @@ struct stria_raid56;
 struct stria_wib;
 struct stria_events;
 
+/* safe_mode_delay_ms: default (md's safe_mode_delay) and largest value */
+#define STRIA_SAFE_DELAY_MS	200U
+#define STRIA_SAFE_DELAY_MAX_MS	3600000U
+
+/* stria_safe.flags: any bit set sends a write to the slow path */
+#define STRIA_SAFE_CLEAN	0	/* the superblocks say clean */
+#define STRIA_SAFE_PENDING	1	/* writes wait for them to say active */
+#define STRIA_SAFE_CHECKING	2	/* the writes in flight are being counted */
+
+/**
+ * struct stria_safe - safe mode: clean superblocks while idle (safemode.c)
+ * @writes: writes in flight, per CPU; zero when idle
+ * @flags: STRIA_SAFE_* bits, changed under @lock, read without it
+ * @lock: serialises the changes of @flags
+ * @timer: fires @delay_ms after the last write ended
+ * @clean_work: marks the array clean when no write is in flight
+ * @dirty_work: marks it active again for a write that waits
+ * @delay_ms: safe_mode_delay_ms (sysfs); 0: not marked clean while running
+ * @enabled: the level has parity (RAID5/6)
+ * @shutdown: the machine reboots or powers off: mark clean at once
+ */
+struct stria_safe {
+	struct percpu_ref writes;
+	unsigned long flags;
+	spinlock_t lock;
+	struct timer_list timer;
+	struct work_struct clean_work;
+	struct work_struct dirty_work;
+	u32 delay_ms;
+	bool enabled;
+	bool shutdown;
+};
+
 /**
  * struct stria_sync - the array's background sync (sync.c)
  * @work: the worker, on system_long_wq; one per array, never on the I/O path
@@ -239,6 +275,7 @@ struct stria_sync {
  *	@sb_lock held too, so superblock writers see them whole), and the
  *	start and end of syncs; taken after stria_arrays_lock, before @sb_lock
  * @sync: background sync state
+ * @safe: safe mode (clean superblocks while idle)
  * @nr_spares: entries in @spares
  * @spares: the spares, in the order they were added
  * @repl_role: the role whose member is being copied to @repl, or
@@ -285,6 +322,7 @@ struct stria_array {
 	bool sb_degraded;
 	struct mutex cfg_lock;
 	struct stria_sync sync;
+	struct stria_safe safe;
 	u32 nr_spares;
 	struct stria_member spares[STRIA_MAX_SPARES];
 	u32 repl_role;
@@ -496,6 +534,40 @@ extern const struct stria_level_ops stria_raid0_ops;
 ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf);
 extern const struct stria_level_ops stria_raid5_ops;
 extern const struct stria_level_ops stria_raid6_ops;
+
+/* safemode.c */
+int stria_safe_init(struct stria_array *a);
+void stria_safe_start(struct stria_array *a);
+void stria_safe_stop(struct stria_array *a);
+void stria_safe_exit(struct stria_array *a);
+bool stria_safe_write_start_slow(struct stria_array *a);
+void stria_safe_write_end(struct stria_array *a);
+u32 stria_array_sb_state(const struct stria_array *a);
+int stria_safe_set_delay(struct stria_array *a, u32 ms);
+const char *stria_safe_state_name(const struct stria_array *a);
+int stria_safe_register(void);
+void stria_safe_unregister(void);
+
+/**
+ * stria_safe_write_start() - a write request is about to start
+ * @a: the array
+ *
+ * The fast path: one per-CPU reference and one read of the flags. Paired
+ * with stria_safe_write_end() once the write, parity included, is done;
+ * RAID5/6 only (@a->safe.enabled).
+ *
+ * Return: true when the write may go on; false when the superblocks are
+ * being marked active first: return BLK_STS_RESOURCE, the queue is run
+ * again when they are.
+ */
+static inline bool stria_safe_write_start(struct stria_array *a)
+{
+	percpu_ref_get(&a->safe.writes);
+	smp_mb(); /* the count before the flags: pairs with the clean check */
+	if (likely(!READ_ONCE(a->safe.flags)))
+		return true;
+	return stria_safe_write_start_slow(a);
+}
 
 /* sync.c */
 void stria_sync_init(struct stria_array *a);

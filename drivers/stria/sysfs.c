@@ -3,7 +3,7 @@
  * /sys/block/striaN/stria/: what an array is and how it is doing.
  * Every file is documented in Documentation/ABI/testing/sysfs-block-stria.
  * All are read-only but the sync controls (sync_action, sync_speed_min,
- * sync_speed_max), which md users expect here; everything else goes
+ * sync_speed_max) and safe_mode_delay_ms, which md users expect here; everything else goes
  * through the control device.
  */
 #include <linux/blk-mq.h>
@@ -337,12 +337,45 @@ static ssize_t sync_speed_max_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(sync_speed_max);
 
+/* safe mode (safemode.c): milliseconds idle before clean, 0 = never */
+static ssize_t safe_mode_delay_ms_show(struct device *dev,
+				       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(dev_to_array(dev)->safe.delay_ms));
+}
+
+static ssize_t safe_mode_delay_ms_store(struct device *dev,
+					struct device_attribute *attr,
+					const char *buf, size_t len)
+{
+	struct stria_array *a = dev_to_array(dev);
+	u32 v;
+
+	/* anything but a number of milliseconds in range: -EINVAL */
+	if (kstrtou32(buf, 10, &v) || stria_safe_set_delay(a, v))
+		return -EINVAL;
+	return len;
+}
+static DEVICE_ATTR_RW(safe_mode_delay_ms);
+
+/* clean, active or write-pending, as md's array_state says them */
+static ssize_t array_state_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  stria_safe_state_name(dev_to_array(dev)));
+}
+static DEVICE_ATTR_RO(array_state);
+
 static umode_t stria_disk_attr_visible(struct kobject *kobj,
 				       struct attribute *attr, int n)
 {
 	struct device *dev = kobj_to_dev(kobj);
 
-	if (attr == &dev_attr_raid56_stats.attr && !dev_to_array(dev)->r56)
+	if ((attr == &dev_attr_raid56_stats.attr ||
+	     attr == &dev_attr_safe_mode_delay_ms.attr ||
+	     attr == &dev_attr_array_state.attr) && !dev_to_array(dev)->r56)
 		return 0;
 	return attr->mode;
 }
@@ -368,6 +401,8 @@ static struct attribute *stria_disk_attrs[] = {
 	&dev_attr_sync_speed_min.attr,
 	&dev_attr_sync_speed_max.attr,
 	&dev_attr_mismatch_cnt.attr,
+	&dev_attr_safe_mode_delay_ms.attr,
+	&dev_attr_array_state.attr,
 	NULL,
 };
 

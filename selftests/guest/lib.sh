@@ -231,6 +231,18 @@ host_boot() {
 		sleep 600
 }
 
+# host_reboot: a plain reboot, as "reboot -f" does it: reboot(2) with
+# RB_AUTOBOOT, so the kernel's reboot notifiers run (host_kill is a power
+# loss, which runs none). The harness boots the VM again with the same
+# disks and runs test_main with STRIA_BOOT incremented.
+host_reboot() {
+	host_cmd reboot >/dev/null || return 1
+	_tap "# rebooting"
+	sync
+	python3 -c 'import ctypes; ctypes.CDLL(None, use_errno=True).reboot(0x01234567)'
+	sleep 600
+}
+
 # wait_for COND_CMD [TIMEOUT_S]: poll until COND_CMD succeeds.
 wait_for() {
 	local t=${2:-30} i

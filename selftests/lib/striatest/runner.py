@@ -240,6 +240,7 @@ class TestRun:
         self.last_boot = 0
         self._next_custom: CustomBoot | None = None
         self.prepare_failed = False
+        self.reboot_asked = False
 
     def env(self, boot: int, guest: bool) -> dict[str, str]:
         out = "/tmp/stria-out" if guest else str(self.workdir / "out")
@@ -358,6 +359,7 @@ class TestRun:
             console = ConsoleWatch(self.workdir / "console.log")
             hang_kill = 0.0
             rebooted = False
+            self.reboot_asked = False
             if self.console:
                 self.console.restart()
             cpu = 0.0
@@ -382,7 +384,12 @@ class TestRun:
                             break
                     else:
                         self.tap.append(line)
-                if rebooted or not guest.alive():
+                if rebooted:
+                    break
+                if not guest.alive():
+                    # the guest rebooted itself (host_reboot); QEMU runs
+                    # with -no-reboot, so its reset ended QEMU
+                    rebooted = self.reboot_asked
                     break
                 if ABORT.is_set():
                     self.aborted = True
@@ -423,6 +430,7 @@ class TestRun:
         if cmd == "kill":
             guest.kill()
             return True
+        reply: dict[str, Any]
         if cmd == "boot":
             try:
                 self._next_custom = parse_custom_boot(arg, self.workdir / "out", self.spec.nvme)
@@ -431,6 +439,10 @@ class TestRun:
             else:
                 guest.kill()
                 return True
+        elif cmd == "reboot":
+            # the guest calls reboot(2) once it has this answer
+            self.reboot_asked = True
+            reply = {"return": {}}
         elif cmd == "qmp":
             try:
                 reply = guest.qmp(json.loads(arg))

@@ -672,16 +672,32 @@ static const struct file_operations stria_ctl_fops = {
 };
 
 static struct miscdevice stria_ctl_dev = {
-	.minor	= MISC_DYNAMIC_MINOR,
+	.minor	= STRIA_CONTROL_MINOR,
 	.name	= STRIA_CONTROL_NAME,
 	.fops	= &stria_ctl_fops,
 	.mode	= 0600,
 };
 
+/*
+ * Opening /dev/stria-control (10:248) before the module is loaded loads it:
+ * the kernel asks for char-major-10-248, and kmod's static-nodes creates
+ * the node at boot from the devname alias (modules.devname), as for
+ * /dev/mapper/control.
+ */
+MODULE_ALIAS_MISCDEV(STRIA_CONTROL_MINOR);
+MODULE_ALIAS("devname:" STRIA_CONTROL_NAME);
+
 int stria_ctl_init(void)
 {
 	int ret = misc_register(&stria_ctl_dev);
 
+	if (ret == -EBUSY) {
+		/* a local driver took our minor: work without autoload */
+		pr_warn("misc minor %d is taken by another driver: /dev/%s gets a dynamic minor, and opening it no longer loads the module\n",
+			STRIA_CONTROL_MINOR, STRIA_CONTROL_NAME);
+		stria_ctl_dev.minor = MISC_DYNAMIC_MINOR;
+		ret = misc_register(&stria_ctl_dev);
+	}
 	if (ret)
 		pr_err("cannot register /dev/%s: %d\n", STRIA_CONTROL_NAME, ret);
 	return ret;

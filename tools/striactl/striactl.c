@@ -12,11 +12,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/stria.h>
 
@@ -124,23 +128,70 @@ int common_opt(struct ctx *c, int opt)
 	}
 }
 
-int open_control(struct ctx *c)
+/* The control device is missing or has no driver: the module is not loaded. */
+static bool control_missing(int err)
+{
+	return err == ENOENT || err == ENODEV || err == ENXIO;
+}
+
+/*
+ * Load the module as mdadm and dmsetup do: run "modprobe stria" (the
+ * command is $STRIA_MODPROBE when set, for tests). Returns modprobe's exit
+ * status, or -1 when it could not run.
+ */
+static int run_modprobe(void)
+{
+	const char *cmd = getenv("STRIA_MODPROBE");
+	char *argv[] = { (char *)(cmd && *cmd ? cmd : "modprobe"), "stria", NULL };
+	extern char **environ;
+	int status;
+	pid_t pid;
+
+	verbose_msg("running %s stria", argv[0]);
+	if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ))
+		return -1;
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static int open_control_once(void)
 {
 	int fd = open("/dev/" STRIA_CONTROL_NAME, O_RDWR | O_CLOEXEC);
 
 	verbose_msg("opening /dev/%s: %s", STRIA_CONTROL_NAME,
 		    fd < 0 ? strerror(errno) : "ok");
+	return fd;
+}
 
+int open_control(struct ctx *c)
+{
+	int fd = open_control_once(), i, mp = -2;
+
+	if (fd < 0 && control_missing(errno)) {
+		/* the node appears as the module registers it; udev may lag */
+		mp = run_modprobe();
+		for (i = 0; mp == 0 && i < 20; i++) {
+			fd = open_control_once();
+			if (fd >= 0 || !control_missing(errno))
+				break;
+			nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+		}
+	}
 	if (fd < 0) {
-		if (errno == ENOENT)
-			err_msg(c, "/dev/%s not found: is the stria module loaded? (modprobe stria)",
+		if (control_missing(errno) && mp)
+			err_msg(c, "/dev/%s not found: is the stria module loaded? ('modprobe stria' %s)",
+				STRIA_CONTROL_NAME,
+				mp < 0 ? "could not be run" : "failed");
+		else if (control_missing(errno))
+			err_msg(c, "/dev/%s not found although 'modprobe stria' succeeded: is the stria module loaded?",
 				STRIA_CONTROL_NAME);
 		else
 			err_msg(c, "cannot open /dev/%s: %s%s", STRIA_CONTROL_NAME,
 				strerror(errno),
 				errno == EACCES || errno == EPERM ?
 				" (stria needs root)" : "");
-		return -(errno == ENOENT ? EXIT_NOMODULE : EXIT_FAIL);
+		return -(control_missing(errno) ? EXIT_NOMODULE : EXIT_FAIL);
 	}
 	return fd;
 }

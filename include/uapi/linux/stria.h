@@ -16,8 +16,16 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-/* The control device, /dev/stria-control (root only). */
+/*
+ * The control device, /dev/stria-control (root only): misc device 10:248,
+ * a minor of the range devices.txt reserves for local use (243-254), so
+ * that the node exists before the module is loaded (kmod static-nodes,
+ * from the module's "devname:" alias) and opening it loads the module. If
+ * another driver holds that minor, the module takes a dynamic one (and
+ * says so in the kernel log); striactl then loads it with modprobe.
+ */
 #define STRIA_CONTROL_NAME	"stria-control"
+#define STRIA_CONTROL_MINOR	248
 
 #define STRIA_IOC_MAGIC		0xb7
 

@@ -14,9 +14,9 @@
  * with an unchanged expiry returns without it).
  *
  * When the timer fires, a work item switches the count to atomic mode,
- * looks whether it is zero, and if so sets STRIA_SAFE_CLEAN and writes the
- * superblocks with state clean (each one after a flush of its member's
- * cache, so the data and parity written before are durable). A write that
+ * looks whether it is zero, and if so sets STRIA_SAFE_CLEAN, flushes every
+ * member's cache (so the data and parity written before are durable
+ * everywhere) and writes the superblocks with state clean. A write that
  * starts meanwhile is counted in atomic mode and seen; one that starts
  * after finds STRIA_SAFE_CLEAN and takes the slow path.
  *
@@ -117,8 +117,14 @@ static bool stria_safe_try_clean(struct stria_array *a)
 	spin_unlock(&s->lock);
 	percpu_ref_switch_to_percpu(&s->writes);
 
-	if (mark)
+	if (mark) {
+		/*
+		 * Every member's cache first: a superblock's own flush covers
+		 * its member only, and "clean" speaks for all of them.
+		 */
+		stria_array_flush_members(a);
 		stria_safe_write_sbs(a);
+	}
 	return mark;
 }
 
@@ -128,7 +134,9 @@ static void stria_safe_clean_work(struct work_struct *work)
 					     safe.clean_work);
 
 	mutex_lock(&a->cfg_lock);
-	if (!READ_ONCE(a->stopping))
+	/* safe_mode_delay_ms 0: clean only at reboot (or stop) */
+	if (!READ_ONCE(a->stopping) &&
+	    (READ_ONCE(a->safe.delay_ms) || READ_ONCE(a->safe.shutdown)))
 		stria_safe_try_clean(a);
 	mutex_unlock(&a->cfg_lock);
 }

@@ -74,8 +74,8 @@
 #define STRIA_SB_EVENTS_MAX	(1ULL << 48)
 
 /* state */
-#define STRIA_SB_STATE_CLEAN	0U	/* stopped cleanly */
-#define STRIA_SB_STATE_ACTIVE	1U	/* running, or stopped by a crash */
+#define STRIA_SB_STATE_CLEAN	0U	/* stopped cleanly, or RAID5/6 idle */
+#define STRIA_SB_STATE_ACTIVE	1U	/* written to, or stopped by a crash */
 
 /* role of a spare: a member of the array that holds no role yet */
 #define STRIA_SB_ROLE_SPARE	0xffffffffU

@@ -573,17 +573,61 @@ shown:
 	return ret;
 }
 
+/*
+ * detail --scan: an ARRAY line per running array, for stria.conf(5), as
+ * "mdadm --detail --scan" prints them for mdadm.conf.
+ */
+static int detail_scan(struct ctx *c)
+{
+	struct stria_ioc_query q;
+	uint32_t idx = 0;
+	char u[40];
+	int fd = open_control(c), ret;
+
+	if (fd < 0)
+		return -fd;
+	while (!(ret = query_array(fd, NULL, idx, 1, &q, NULL, NULL, 0))) {
+		uuid_fmt(q.uuid, u);
+		printf("ARRAY /dev/stria/%s uuid=%s level=raid%u members=%u spares=%u\n",
+		       q.name, u, q.level, q.nr_members, q.nr_spares);
+		idx = q.index + 1;
+	}
+	close(fd);
+	if (ret != ENOENT) {
+		err_msg(c, "cannot list the arrays: %s", strerror(ret));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
 int cmd_detail(struct ctx *c, int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "scan", no_argument, NULL, 's' },
+		COMMON_LONGOPTS, { 0 }
+	};
 	struct stria_ioc_member members[STRIA_MAX_MEMBERS + STRIA_MAX_SPARES];
 	struct stria_ioc_query q;
 	struct out *o = &c->out;
 	uint32_t *cpu_map, cap = 4096, i;
-	int fd, ret;
+	int fd, ret, opt, scan = 0;
 
-	ret = parse_common_only(c, argc, argv);
-	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+	while ((opt = getopt_long(argc, argv, "s" COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+		if (opt == 's') {
+			scan = 1;
+			continue;
+		}
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret < 0 ? EXIT_OK : ret;
+	}
+	if (scan) {
+		if (c->fmt != OUT_NORMAL)
+			return usage_error(c, "--scan prints configuration lines: no -o or --export");
+		if (argc != optind)
+			return usage_error(c, "--scan covers every running array: no NAME");
+		return detail_scan(c);
+	}
 	if (argc - optind != 1)
 		return usage_error(c, "give one array: NAME or /dev/striaN");
 	cpu_map = calloc(cap, sizeof(*cpu_map));

@@ -478,9 +478,13 @@ static const struct command commands[] = {
 	  "      --no-syslog      no lines in syslog\n"
 	  "      --sendmail PATH  the sendmail to mail with (default\n"
 	  "                       /usr/sbin/sendmail)", 2 },
-	{ "detail", cmd_detail, "[-o FORMAT|--export] NAME|/dev/striaN",
+	{ "detail", cmd_detail, "[-o FORMAT|--export] NAME|/dev/striaN | --scan",
 	  "Everything about a running array: geometry, layout, state, write-intent\n"
-	  "bitmap, members, NUMA node and the CPU -> hardware queue map.", 1 },
+	  "bitmap, members, NUMA node and the CPU -> hardware queue map.\n\n"
+	  "  -s, --scan           one ARRAY line per running array, to append to\n"
+	  "                       /etc/stria/stria.conf (stria.conf(5)):\n"
+	  "                       ARRAY /dev/stria/NAME uuid=UUID level=raidN\n"
+	  "                       members=N spares=N", 1 },
 	{ "examine", cmd_examine, "[-o FORMAT|--export] DEV",
 	  "Read and check the stria superblock of DEV, without the module, and\n"
 	  "count the regions its copy of the write-intent bitmap marks dirty.\n"

@@ -470,6 +470,25 @@ u32 stria_bitmap_dirty(struct stria_array *a)
 }
 
 /**
+ * stria_bitmap_log_waits() - log the writes waiting for the bitmap
+ * @a: the array
+ *
+ * For stria_array_freeze()'s report: regions whose bit writes wait for
+ * (they return to blk-mq until it is on the members). Nothing without a
+ * bitmap.
+ */
+void stria_bitmap_log_waits(struct stria_array *a)
+{
+	struct stria_wib *w = a->wib;
+
+	if (!w)
+		return;
+	pr_warn("stria%d: bitmap: %u regions wanted by waiting writes, update %s\n",
+		a->index, bitmap_weight(w->want, w->nr_regions),
+		work_pending(&w->update) ? "queued" : "not queued");
+}
+
+/**
  * stria_bitmap_chunk() - the bitmap's region size
  * @a: the array
  *

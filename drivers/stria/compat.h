@@ -323,18 +323,10 @@ static inline int stria_bdev_open(const char *path, void *holder,
  *   <6.14: blk_mq_freeze_queue(q) / blk_mq_unfreeze_queue(q)
  *   6.14:  blk_mq_freeze_queue(q) returns memalloc flags (a NOIO scope
  *          while frozen) that blk_mq_unfreeze_queue(q, memflags) restores
- * stria_freeze_queue() returns what stria_unfreeze_queue() takes.
+ * stria_array_freeze() (io.c: blk_freeze_queue_start() and a wait that
+ * reports, in a NOIO scope on 6.14 as blk_mq_freeze_queue() has) returns
+ * what stria_unfreeze_queue() takes.
  */
-static inline unsigned int stria_freeze_queue(struct request_queue *q)
-{
-#if defined(STRIA_HAVE_BLK_MQ_FREEZE_QUEUE_MEMFLAGS)
-	return blk_mq_freeze_queue(q);
-#else
-	blk_mq_freeze_queue(q);
-	return 0;
-#endif
-}
-
 static inline void stria_unfreeze_queue(struct request_queue *q,
 					unsigned int memflags)
 {

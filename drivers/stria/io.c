@@ -45,6 +45,7 @@
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 #include <linux/topology.h>
@@ -726,6 +727,92 @@ void stria_clones_submit(struct request *rq, struct bio_list *clones)
 		return;
 	}
 	stria_submit_unplugged(clones);
+}
+
+/* a queue freeze that waits this long logs what it waits for, and again */
+#define STRIA_FREEZE_REPORT_SECS	20
+/* requests logged per report */
+#define STRIA_FREEZE_REPORT_RQS		8
+
+struct stria_freeze_report {
+	struct stria_array *a;
+	u32 seen;
+};
+
+/* blk_mq_tagset_busy_iter(): log a request of the array still in flight. */
+static bool stria_freeze_report_rq(struct request *rq, void *data)
+{
+	struct stria_freeze_report *fr = data;
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	if (rq->q != fr->a->disk->queue)
+		return true;
+	if (fr->seen++ < STRIA_FREEZE_REPORT_RQS)
+		pr_warn("stria%d: in flight: op %u at sector %llu, %u sectors, state %d, %d parts pending%s%s\n",
+			fr->a->index, (__force u32)req_op(rq),
+			(u64)blk_rq_pos(rq), blk_rq_sectors(rq),
+			(int)blk_mq_rq_state(rq), atomic_read(&cmd->pending),
+			READ_ONCE(cmd->retry) ? ", to be retried" : "",
+			cmd->wib_held ? ", holds its bitmap region" : "");
+	return true;
+}
+
+/*
+ * A freeze of @a has waited @secs seconds: log the requests it waits for,
+ * and what the level and the bitmap hold back (parked writes, bitmap
+ * updates), so that a freeze that never ends says why.
+ */
+static void stria_freeze_report(struct stria_array *a, unsigned int secs)
+{
+	struct stria_freeze_report fr = { .a = a };
+
+	pr_warn("stria%d: a reconfiguration has waited %u s for the requests in flight to end\n",
+		a->index, secs);
+	blk_mq_tagset_busy_iter(&a->tag_set, stria_freeze_report_rq, &fr);
+	pr_warn("stria%d: %u requests in flight%s\n", a->index, fr.seen,
+		fr.seen > STRIA_FREEZE_REPORT_RQS ? " (the first ones logged)" : "");
+	if (a->ops->log_waits)
+		a->ops->log_waits(a);
+	stria_bitmap_log_waits(a);
+}
+
+/**
+ * stria_array_freeze() - wait until no request of an array is in flight
+ * @a: the array
+ *
+ * blk_mq_freeze_queue(): no request enters until stria_array_unfreeze(),
+ * and the ones in flight end first. Its callers hold the array's cfg_lock
+ * (a replace or a removal also stria_arrays_lock), so a request that never
+ * ends blocks every member operation. Such a wait is not silent: every
+ * STRIA_FREEZE_REPORT_SECS it logs the requests it waits for and what
+ * holds them back.
+ *
+ * Return: what stria_array_unfreeze() takes.
+ */
+unsigned int stria_array_freeze(struct stria_array *a)
+{
+	struct request_queue *q = a->disk->queue;
+	unsigned int memflags = 0, secs = 0;
+
+#if defined(STRIA_HAVE_BLK_MQ_FREEZE_QUEUE_MEMFLAGS)
+	memflags = memalloc_noio_save();
+#endif
+	blk_freeze_queue_start(q);
+	while (!blk_mq_freeze_queue_wait_timeout(q, STRIA_FREEZE_REPORT_SECS * HZ)) {
+		secs += STRIA_FREEZE_REPORT_SECS;
+		stria_freeze_report(a, secs);
+	}
+	return memflags;
+}
+
+/**
+ * stria_array_unfreeze() - let requests in again after stria_array_freeze()
+ * @a: the array
+ * @memflags: what stria_array_freeze() returned
+ */
+void stria_array_unfreeze(struct stria_array *a, unsigned int memflags)
+{
+	stria_unfreeze_queue(a->disk->queue, memflags);
 }
 
 static blk_status_t stria_flush(struct stria_array *a, struct request *rq)

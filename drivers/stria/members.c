@@ -128,7 +128,7 @@ static void stria_spare_take_role(struct stria_array *a,
 	struct stria_member old = *m;
 	unsigned int memflags;
 
-	memflags = stria_freeze_queue(a->disk->queue);
+	memflags = stria_array_freeze(a);
 	mutex_lock(&a->sb_lock);
 	m->dev = sp->dev;
 	m->node = sp->node;
@@ -144,7 +144,7 @@ static void stria_spare_take_role(struct stria_array *a,
 	a->nr_spares--;
 	memset(&a->spares[a->nr_spares], 0, sizeof(*sp));
 	mutex_unlock(&a->sb_lock);
-	stria_unfreeze_queue(a->disk->queue, memflags);
+	stria_array_unfreeze(a, memflags);
 	if (m->readd)
 		pr_info("stria%d: %pg is member %u again; only the regions the write-intent bitmap has dirty (%u) are rebuilt\n",
 			a->index, m->dev.bdev, m->role, stria_bitmap_dirty(a));
@@ -520,7 +520,7 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 	} else {
 		*role = m->role;
 		/* no request, no sync stripe may still use the device */
-		memflags = stria_freeze_queue(a->disk->queue);
+		memflags = stria_array_freeze(a);
 		down_write(&a->sync.stripe_sem);
 		mutex_lock(&a->sb_lock);
 		old = *m;
@@ -531,7 +531,7 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 		m->dev_sectors = 0;
 		mutex_unlock(&a->sb_lock);
 		up_write(&a->sync.stripe_sem);
-		stria_unfreeze_queue(a->disk->queue, memflags);
+		stria_array_unfreeze(a, memflags);
 		pr_info("stria%d: failed member %u (%pg) removed from '%s'; the role has no device now\n",
 			a->index, old.role, old.dev.bdev, a->name);
 	}
@@ -679,7 +679,7 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 	si = sp - a->spares;
 
 	/* no request, no sync stripe may see the replacement half set up */
-	memflags = stria_freeze_queue(a->disk->queue);
+	memflags = stria_array_freeze(a);
 	down_write(&a->sync.stripe_sem);
 	mutex_lock(&a->sb_lock);
 	repl = *sp;
@@ -692,7 +692,7 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 	WRITE_ONCE(a->repl_role, m->role);
 	mutex_unlock(&a->sb_lock);
 	up_write(&a->sync.stripe_sem);
-	stria_unfreeze_queue(a->disk->queue, memflags);
+	stria_array_unfreeze(a, memflags);
 	pr_info("stria%d: member %u (%pg) is copied to %pg, which then replaces it\n",
 		a->index, m->role, m->dev.bdev, a->repl.dev.bdev);
 	stria_sync_replace_start(a);
@@ -749,7 +749,7 @@ int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
 	unsigned int memflags;
 
 	lockdep_assert_held(&a->cfg_lock);
-	memflags = stria_freeze_queue(a->disk->queue);
+	memflags = stria_array_freeze(a);
 	down_write(&a->sync.stripe_sem);
 	if (!ret && blkdev_issue_flush(a->repl.dev.bdev)) {
 		stria_repl_failed(a, BLK_STS_IOERR);
@@ -785,7 +785,7 @@ int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
 	/* the superblocks name the new member before a write reaches it alone */
 	if (!ret)
 		stria_array_update_sbs(a);
-	stria_unfreeze_queue(a->disk->queue, memflags);
+	stria_array_unfreeze(a, memflags);
 	if (!ret) {
 		stria_bitmap_add(a, m);
 		stria_event_member_added(a, m);

@@ -1373,6 +1373,37 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 	return BLK_STS_OK;
 }
 
+/*
+ * For stria_array_freeze()'s report: each CPU's writes in flight and
+ * parked ones (which wait for their writer or merge_wait_us), and the
+ * requests sent back to blk-mq for want of memory so far.
+ */
+static void stria_raid56_log_waits(struct stria_array *a)
+{
+	struct stria_raid56 *r = a->r56;
+	u64 retries = 0, deferred = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct stria_r56_stream *st = per_cpu_ptr(r->streams, cpu);
+		struct stria_sop *sop;
+		unsigned long flags;
+		u32 parked = 0;
+
+		retries += READ_ONCE(per_cpu_ptr(r->stats, cpu)->mem_retries);
+		deferred += READ_ONCE(per_cpu_ptr(r->stats, cpu)->mem_deferred);
+		spin_lock_irqsave(&st->lock, flags);
+		list_for_each_entry(sop, &st->parked, park_entry)
+			parked++;
+		spin_unlock_irqrestore(&st->lock, flags);
+		if (parked || atomic_read(&st->busy))
+			pr_warn("stria%d: CPU %d: %d writes in flight, %u parked\n",
+				a->index, cpu, atomic_read(&st->busy), parked);
+	}
+	pr_warn("stria%d: requests sent back for memory %llu, stripe operations waiting for pages %llu (since the start)\n",
+		a->index, retries, deferred);
+}
+
 /**
  * stria_raid56_sync_stripe() - background work on one stripe
  * @a: a RAID5 or RAID6 array
@@ -1624,6 +1655,7 @@ const struct stria_level_ops stria_raid5_ops = {
 	.exit		= stria_raid56_exit,
 	.limits		= stria_raid56_limits,
 	.sync_stripe	= stria_raid56_sync_stripe,
+	.log_waits	= stria_raid56_log_waits,
 };
 
 const struct stria_level_ops stria_raid6_ops = {
@@ -1634,4 +1666,5 @@ const struct stria_level_ops stria_raid6_ops = {
 	.exit		= stria_raid56_exit,
 	.limits		= stria_raid56_limits,
 	.sync_stripe	= stria_raid56_sync_stripe,
+	.log_waits	= stria_raid56_log_waits,
 };

@@ -128,6 +128,9 @@ enum stria_sync_op {
  *	parity found wrong. Returns 0, -EIO when a member read or write
  *	failed (that member is failed by the usual error path), or -ENODEV
  *	when too few members are in sync to do it.
+ * @log_waits: optional; logs what the level holds requests back for (a
+ *	queue freeze waits long, see stria_array_freeze()). Any context that
+ *	may sleep.
  */
 struct stria_level_ops {
 	u32 level;
@@ -138,6 +141,7 @@ struct stria_level_ops {
 	void (*limits)(struct stria_array *a, struct queue_limits *lim);
 	int (*sync_stripe)(struct stria_array *a, u64 stripe,
 			   enum stria_sync_op op, u64 *mismatches);
+	void (*log_waits)(struct stria_array *a);
 };
 
 struct stria_raid56;
@@ -467,6 +471,7 @@ bool stria_bitmap_test(struct stria_array *a, u64 member_sector);
 u64 stria_bitmap_next_dirty(struct stria_array *a, u64 pos);
 u32 stria_bitmap_dirty(struct stria_array *a);
 u32 stria_bitmap_chunk(const struct stria_array *a);
+void stria_bitmap_log_waits(struct stria_array *a);
 ssize_t stria_bitmap_show(struct stria_array *a, char *buf);
 
 /* events.c */
@@ -520,6 +525,8 @@ void stria_rq_skipped(struct request *rq, u64 roles);
 void stria_rq_begin(struct request *rq);
 void stria_rq_get(struct request *rq);
 void stria_rq_put(struct request *rq, blk_status_t st);
+unsigned int stria_array_freeze(struct stria_array *a);
+void stria_array_unfreeze(struct stria_array *a, unsigned int memflags);
 bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
 			   u64 member_sector);
 void stria_bio_submit(struct bio *bio);

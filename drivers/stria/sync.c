@@ -238,7 +238,7 @@ static void stria_rebuild_done(struct stria_array *a)
 	unsigned int memflags;
 	u32 i;
 
-	memflags = stria_freeze_queue(a->disk->queue);
+	memflags = stria_array_freeze(a);
 	for (i = 0; i < a->nr_members; i++) {
 		struct stria_member *m = &a->members[i];
 
@@ -249,7 +249,7 @@ static void stria_rebuild_done(struct stria_array *a)
 		pr_info("stria%d: member %u (%pg) rebuilt, in sync\n",
 			a->index, m->role, m->dev.bdev);
 	}
-	stria_unfreeze_queue(a->disk->queue, memflags);
+	stria_array_unfreeze(a, memflags);
 }
 
 /*

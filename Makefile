@@ -13,6 +13,9 @@
 #   make check      deps, lint, unit, vm, vm-debug; prints "N passed, N failed"
 #   make check-long the tests too long for make check (KERNELS_LONG), on
 #                   both kernels; run before resolving the issues that need them
+#   make mutants    build stria.ko with each deliberate bug of selftests/mutants/
+#                   and run the tests it names: every one must be caught
+#                   (MUTANTS="01 07" for some; part of make check-long)
 #   make demo       boot the VM, tune show, a stria array, the quick benchmark
 #   make bench      the benchmarks of selftests/bench/ (not part of make check)
 #   make install    module, tools, udev rules, systemd units, initramfs-tools
@@ -58,7 +61,7 @@ export PYTHON
 
 .PHONY: all module tools probe lint unit vm vm-debug check demo bench deps install install-boot \
 	clean help debug-kernel check-kdir check-after-deps demo-after-deps bench-after-deps \
-	check-long check-long-after-deps
+	check-long check-long-after-deps mutants
 
 all: module tools
 
@@ -155,7 +158,19 @@ check-long-after-deps: all
 	rm -rf $(BUILD)/results-long
 	-selftests/run --kernel stock --long -j $(JOBS) --results $(BUILD)/results-long
 	-selftests/run --kernel debug --long -j $(JOBS) --results $(BUILD)/results-long
-	selftests/summary $(BUILD)/results-long stock-long debug-long
+	-$(MAKE) mutants MUTANTS_TAP=$(BUILD)/results-long/mutants.tap
+	selftests/summary $(BUILD)/results-long stock-long debug-long mutants
+
+# Mutation testing (selftests/mutants/README): one mutant at a time, each
+# in its own copy of the tree under build/mutants/, its tests one at a time
+# on the stock kernel. The results file is what scripts/render-mutants
+# turns into the table of Documentation/stria/testing.rst.
+MUTANTS ?=
+MUTANTS_TAP ?=
+MUTANTS_TIMEOUT_FACTOR ?=
+mutants:
+	selftests/mutants/run --kernel stock $(if $(MUTANTS_TAP),--tap $(MUTANTS_TAP)) \
+		$(if $(MUTANTS_TIMEOUT_FACTOR),--timeout-factor $(MUTANTS_TIMEOUT_FACTOR)) $(MUTANTS)
 
 demo: deps
 	$(MAKE) demo-after-deps

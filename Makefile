@@ -161,8 +161,8 @@ check-long-after-deps: all
 	-$(MAKE) mutants MUTANTS_TAP=$(BUILD)/results-long/mutants.tap
 	selftests/summary $(BUILD)/results-long stock-long debug-long mutants
 
-# Mutation testing (selftests/mutants/README): one mutant at a time, each
-# in its own copy of the tree under build/mutants/, its tests one at a time
+# Mutation testing (selftests/mutants/README): one mutant at a time, in
+# a copy of the tree (build/mutants/tree), its tests one at a time
 # on the stock kernel. The results file is what scripts/render-mutants
 # turns into the table of Documentation/stria/testing.rst.
 MUTANTS ?=

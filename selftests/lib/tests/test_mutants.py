@@ -64,3 +64,14 @@ def test_results_round_trip() -> None:
     assert mutants.parse_results("# comment\n" + r.line() + "\n") == [r]
     with pytest.raises(ValueError):
         mutants.parse_results("01-x\tmaybe\tt\td\n")
+
+
+def test_testing_rst_shows_the_kept_results() -> None:
+    """The table of Documentation/stria/testing.rst is rendered from the
+    kept results of a real run, not typed by hand."""
+    results = TOP / "Documentation" / "stria" / "mutants-results.tsv"
+    doc = TOP / "Documentation" / "stria" / "testing.rst"
+    text = results.read_text()
+    assert mutants.parse_results(text)
+    table = mutants.render_table(mutants.parse_results(text), MUTANTS)
+    assert table in doc.read_text(), "run scripts/render-mutants"

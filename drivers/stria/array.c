@@ -803,8 +803,8 @@ int stria_array_sync_failed(struct stria_array *a)
 	ret = stria_write_sbs(a, stria_array_sb_state(a), &errors);
 	for (i = 0; i < a->nr_members; i++)
 		if (errors & BIT_ULL(i))
-			stria_member_set_state(&a->members[i],
-					       STRIA_STATE_FAILED);
+			/* counted in its errors, as a failed data write */
+			stria_member_io_error(&a->members[i], BLK_STS_IOERR);
 	return ret;
 }
 
@@ -829,8 +829,8 @@ int stria_array_update_sbs(struct stria_array *a)
 	ret = stria_write_sbs(a, stria_array_sb_state(a), &errors);
 	for (i = 0; i < a->nr_members; i++)
 		if (errors & BIT_ULL(i))
-			stria_member_set_state(&a->members[i],
-					       STRIA_STATE_FAILED);
+			/* counted in its errors, as a failed data write */
+			stria_member_io_error(&a->members[i], BLK_STS_IOERR);
 	mutex_unlock(&a->sb_lock);
 	return ret;
 }
@@ -859,7 +859,7 @@ int stria_array_flush_members(struct stria_array *a)
 			continue;
 		pr_warn("stria%d: member %u (%pg): cache flush failed\n",
 			a->index, m->role, m->dev.bdev);
-		stria_member_set_state(m, STRIA_STATE_FAILED);
+		stria_member_io_error(m, BLK_STS_IOERR);
 		ret = -EIO;
 	}
 	return ret;

@@ -253,6 +253,21 @@ wait_for() {
 	return 1
 }
 
+# wait_clean [N]: RAID5/6 striaN (default 0) is idle and its superblocks
+# say so (safe mode): wait for it before comparing superblocks, which the
+# change to clean rewrites (events + 1) a moment after the last write.
+wait_clean() {
+	wait_for "[ \"\$(cat /sys/block/stria${1:-0}/stria/array_state)\" = clean ]" 30
+}
+
+# safe_mode_off [N]: RAID5/6 striaN (default 0) stays active while it runs
+# (safe_mode_delay_ms 0): for a test that needs it dirty when the power
+# goes, holds its superblock writes, or measures writes without the first
+# write after an idle spell waiting for the superblocks.
+safe_mode_off() {
+	echo 0 >"/sys/block/stria${1:-0}/stria/safe_mode_delay_ms"
+}
+
 # nvme_disks: the NVMe namespaces, in controller order.
 nvme_disks() {
 	local d

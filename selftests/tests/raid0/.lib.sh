@@ -21,13 +21,6 @@ wipe() {
 	done
 }
 
-# wait_clean [N]: RAID5/6 striaN (default 0) is idle and its superblocks
-# say so (safe mode): wait for it before comparing superblocks, which the
-# change to clean rewrites (events + 1) a moment after the last write.
-wait_clean() {
-	wait_for "[ \"\$(cat /sys/block/stria${1:-0}/stria/array_state)\" = clean ]" 30
-}
-
 # fio_verify DEV SIZE [extra fio args]: write SIZE bytes per job with
 # checksummed blocks and verify them (crc32c, fatal on the first bad block).
 # Two jobs in separate regions, mixed block sizes from 4K to 1M.

@@ -1,4 +1,5 @@
-"""The kernels the VM suite boots: Debian's stock kernel and the debug kernel."""
+"""The kernels the VM suite boots: Debian 12's stock kernel (6.1), Debian's
+6.12 LTS image (stock612) and the debug kernel."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ class KernelNotFound(Exception):
 class Kernel:
     """A bootable kernel and where its modules are."""
 
-    tier: str  # "stock" or "debug"
+    tier: str  # "stock", "stock612" or "debug"
     release: str  # uname -r
     image: Path  # bzImage / vmlinuz
     moddir: Path  # the lib/modules/<release> directory on the host
@@ -36,6 +37,9 @@ class Kernel:
 # installed (the debug tier covers 6.12). STRIA_STOCK_RELEASE=<uname -r>
 # boots another installed Debian kernel instead, e.g. 6.12.117+deb12-amd64.
 STOCK_META = "linux-image-amd64"
+
+# every kernel tier, in the order make check runs them
+TIERS = ("stock", "stock612", "debug")
 
 
 def stock_release() -> str:
@@ -55,14 +59,39 @@ def stock_release() -> str:
     return m.group(1)
 
 
-def _stock() -> Kernel:
-    release = stock_release()
+# The stock612 tier boots Debian 12's 6.12 LTS image from the security
+# archive (linux-image-6.12-amd64, which make deps installs): the newest
+# installed 6.12 release, or STRIA_612_RELEASE=<uname -r>.
+LTS_SERIES = "6.12"
+
+
+def _release_key(release: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", release)]
+
+
+def lts_release(boot: Path = Path("/boot")) -> str:
+    """uname -r of the stock612 tier's kernel."""
+    forced = os.environ.get("STRIA_612_RELEASE", "").strip()
+    if forced:
+        return forced
+    found = [p.name.removeprefix("vmlinuz-") for p in boot.glob(f"vmlinuz-{LTS_SERIES}.*")
+             if "stria" not in p.name]
+    if not found:
+        raise KernelNotFound(f"no Debian {LTS_SERIES} kernel in {boot}: run 'make deps' "
+                             f"(linux-image-{LTS_SERIES}-amd64), or set STRIA_612_RELEASE")
+    return max(found, key=_release_key)
+
+
+def _debian(tier: str, release: str) -> Kernel:
     image = Path("/boot") / f"vmlinuz-{release}"
     if not image.exists():
-        raise KernelNotFound(f"no {image}: run 'make deps' (linux-image-amd64), or set "
-                             "STRIA_STOCK_RELEASE to an installed kernel")
+        raise KernelNotFound(f"no {image}: run 'make deps', or set STRIA_STOCK_RELEASE "
+                             "or STRIA_612_RELEASE to an installed kernel")
     moddir = Path("/lib/modules") / release
-    return Kernel("stock", release, image, moddir, moddir / "build")
+    if not (moddir / "build").is_dir():
+        raise KernelNotFound(f"no {moddir / 'build'}: install linux-headers-{release} "
+                             "(make deps)")
+    return Kernel(tier, release, image, moddir, moddir / "build")
 
 
 def _debug(build: bool) -> Kernel:
@@ -79,10 +108,12 @@ def _debug(build: bool) -> Kernel:
 def find(tier: str, build: bool = True) -> Kernel:
     """Return the kernel for `tier`, building the debug kernel if needed."""
     if tier == "stock":
-        return _stock()
+        return _debian(tier, stock_release())
+    if tier == "stock612":
+        return _debian(tier, lts_release())
     if tier == "debug":
         return _debug(build)
-    raise KernelNotFound(f"unknown kernel tier {tier!r} (stock or debug)")
+    raise KernelNotFound(f"unknown kernel tier {tier!r} ({', '.join(TIERS)})")
 
 
 def build_modules(k: Kernel) -> None:

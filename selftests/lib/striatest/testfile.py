@@ -7,6 +7,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from striatest.kernels import TIERS
+
 KEYS = ("DESCRIPTION", "VM_NVME", "VM_NVME_SIZE", "VM_NUMA", "VM_NVME_NODES", "VM_NULLB",
         "VM_NULLB_SIZE_MB", "VM_MEM", "VM_CPUS", "VM_APPEND", "HOST", "TIMEOUT", "KERNELS",
         "KERNELS_LONG", "VM_MACHINE", "SERIAL", "VM_PROFILE", "VM_PREALLOC", "VM_HOTPLUG")
@@ -84,6 +86,10 @@ def load(path: Path, top: Path) -> TestSpec:
     if "KERNELS" in vals:
         spec.kernels = vals["KERNELS"].split()
     spec.kernels_long = vals.get("KERNELS_LONG", "").split()
+    unknown = set(spec.kernels + spec.kernels_long) - set(TIERS)
+    if unknown:
+        raise ValueError(f"{path}: unknown kernel tier {' '.join(sorted(unknown))} in KERNELS "
+                         f"or KERNELS_LONG (tiers: {' '.join(TIERS)})")
     both = set(spec.kernels) & set(spec.kernels_long)
     if both:
         raise ValueError(f"{path}: {' '.join(sorted(both))} in both KERNELS and KERNELS_LONG")

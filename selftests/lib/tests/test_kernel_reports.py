@@ -140,3 +140,27 @@ def test_kernels_long(tmp_path: Path) -> None:
     t.write_text('DESCRIPTION="x"\nKERNELS_LONG="stock"\n')
     with pytest.raises(ValueError, match="both KERNELS and KERNELS_LONG"):
         testfile.load(t, tmp_path)
+
+
+def test_lts_release_is_the_newest_debian_612(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("STRIA_612_RELEASE", raising=False)
+    with pytest.raises(kernels.KernelNotFound, match="linux-image-6.12-amd64"):
+        kernels.lts_release(tmp_path)
+    for r in ("6.1.0-56-amd64", "6.12.9+deb12-amd64", "6.12.117+deb12-amd64",
+              "6.12.200-stria-debug"):
+        (tmp_path / f"vmlinuz-{r}").touch()
+    # 117 > 9 as numbers, and never the project's own debug build
+    assert kernels.lts_release(tmp_path) == "6.12.117+deb12-amd64"
+    monkeypatch.setenv("STRIA_612_RELEASE", "6.12.9+deb12-amd64")
+    assert kernels.lts_release(tmp_path) == "6.12.9+deb12-amd64"
+
+
+def test_unknown_kernel_tier_is_refused(tmp_path: Path) -> None:
+    from striatest import testfile
+    t = tmp_path / "001-t"
+    t.write_text('DESCRIPTION="x"\nKERNELS="stock 6.12"\n')
+    with pytest.raises(ValueError, match="unknown kernel tier 6.12"):
+        testfile.load(t, tmp_path)
+    t.write_text('DESCRIPTION="x"\nKERNELS="stock stock612"\nKERNELS_LONG="debug"\n')
+    assert testfile.load(t, tmp_path).kernels == ["stock", "stock612"]

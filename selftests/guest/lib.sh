@@ -268,12 +268,17 @@ safe_mode_off() {
 	echo 0 >"/sys/block/stria${1:-0}/stria/safe_mode_delay_ms"
 }
 
-# nvme_disks: the NVMe namespaces, in controller order.
+# nvme_disks: the NVMe namespaces in the order of the drives on the QEMU
+# command line (their serials, stria0000 up), the same on every boot: the
+# kernel names them in the order their controllers finish probing, which
+# 6.12 does in parallel, so nvme0n1 is not always the first drive.
 nvme_disks() {
-	local d
+	local d serial
 	for d in /sys/block/nvme*n1; do
-		[ -e "$d" ] && echo "/dev/${d##*/}"
-	done | sort -V
+		[ -e "$d" ] || continue
+		serial=$(tr -d ' ' <"$d/device/serial" 2>/dev/null)
+		echo "${serial:-~} ${d##*/}"
+	done | sort -V | while read -r _ d; do echo "/dev/$d"; done
 }
 
 # nullb_create NAME SIZE_MB: a memory-backed null_blk device through configfs.

@@ -8,9 +8,10 @@ striactl() {
 	"$STRIACTL" "$@"
 }
 
-# nvme_drives N: the first N emulated NVMe namespaces, one per line.
+# nvme_drives N: the first N emulated NVMe namespaces, one per line, in
+# the drives' order (nvme_disks).
 nvme_drives() {
-	ls /dev/nvme*n1 | sort -V | head -n "$1"
+	nvme_disks | head -n "$1"
 }
 
 # wipe DEV...: zero the superblock area (stale superblocks make tests lie).

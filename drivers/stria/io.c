@@ -865,6 +865,8 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 	/* not started: blk-mq retries it or ends it without us */
 	if (unlikely(st != BLK_STS_OK))
 		stria_rq_let_go(a, cmd);
+	else
+		stria_test_delay(STRIA_DELAY_QUEUE_RQ);
 	return st;
 }
 

@@ -598,7 +598,8 @@ enum stria_delay_point {
 	STRIA_DELAY_SOP_MERGED	= 1U << 1,	/* merged into a parked sop */
 	STRIA_DELAY_SOP_PARKED	= 1U << 2,	/* a sop parked */
 	STRIA_DELAY_REPLACE_END	= 1U << 3,	/* before a replacement's swap */
-	STRIA_DELAY_ALL		= (1U << 4) - 1,
+	STRIA_DELAY_QUEUE_RQ	= 1U << 4,	/* queue_rq started a request */
+	STRIA_DELAY_ALL		= (1U << 5) - 1,
 };
 
 DECLARE_STATIC_KEY_FALSE(stria_delay_key);

@@ -262,8 +262,9 @@ static void stria_wib_update(struct work_struct *work)
  * Any context; does not sleep. Paired with stria_bitmap_write_end() once
  * the write, parity included, is done.
  *
- * queue_rq() may run inside the submitter's submit_bio(), where bios it
- * submits wait on current->bio_list until it returns: it cannot wait for
+ * queue_rq() runs in the submitter's task, often inside its submit_bio(),
+ * and holds back what that task queued before while it waits (its plug,
+ * the rest of a split bio on current->bio_list): it does not wait for
  * the bitmap's own writes. So a write into a region whose bit is not on
  * the members yet starts that from a worker and is retried
  * (BLK_STS_RESOURCE); the worker runs the queue again when it is done.

@@ -653,19 +653,31 @@ void stria_clones_drop(struct bio_list *clones)
  * plug into this queue. A clone submitted then would be added to that same
  * half-flushed plug (blk_add_rq_to_plug() then dereferences a request that
  * is no longer on the list), so clones go out with no plug: the member's
- * queue issues them directly, and when queue_rq() runs inside
- * submit_bio() they wait on current->bio_list as usual, without recursion.
- * The plug is taken away with stria_plug_detach(): submit_bio_noacct() may
- * reschedule, and a context switch must not find a plug time cached
- * (6.9+) with no plug to clear it in.
+ * queue issues them directly. The plug is taken away with
+ * stria_plug_detach(): submit_bio_noacct() may reschedule, and a context
+ * switch must not find a plug time cached (6.9+) with no plug to clear it
+ * in.
+ *
+ * Nor do they go on current->bio_list when queue_rq() runs inside the
+ * submitter's submit_bio() (a direct issue, or a plug flushed there as
+ * the next request is added): that list may hold the rest of a bio
+ * blk_mq_submit_bio() split for this queue, which comes off it first and
+ * waits in bio_queue_enter() while the queue is frozen, and the freeze
+ * would wait for good for the request whose member I/O is queued behind
+ * it (tests/sync/012-freeze-split-io). With the list hidden they are
+ * submitted now, each with a list of its own, as they are when kblockd
+ * runs queue_rq(): one level of recursion per stacked device, no more.
  */
 static void stria_submit_unplugged(struct bio_list *clones)
 {
 	struct blk_plug *plug = stria_plug_detach();
+	struct bio_list *on_stack = current->bio_list;
 	struct bio *bio;
 
+	current->bio_list = NULL;
 	while ((bio = bio_list_pop(clones)))
 		submit_bio_noacct(bio);
+	current->bio_list = on_stack;
 	stria_plug_attach(plug);
 }
 

@@ -96,10 +96,11 @@ void stria_sop_want(struct stria_sop *sop, u32 which, u32 m, u32 s, u32 e)
  * Process context. When the cache and the page allocator both fail, the
  * rest comes from the reserve, which one sop at a time may wait on: the
  * sops in flight give their pages back to it first, so the one waiting
- * always gets its share. queue_rq() must not wait for them: it may run
- * inside the submitter's submit_bio(), where the bios of its earlier sops
- * (which hold pages) wait on current->bio_list until it returns. Without
- * @wait the reserve is not touched.
+ * always gets its share. queue_rq() does not wait for them: it runs in
+ * the submitter's task, often inside its submit_bio(), and holds back
+ * what that task queued before while it waits (its plug, the rest of a
+ * split bio on current->bio_list). Without @wait the reserve is not
+ * touched.
  *
  * Return: true when every page is there (always with @wait); false when
  * the sop must wait for some (its pages so far stay in @sop->pages).

@@ -912,6 +912,12 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
 	lim->io_opt = chunk_bytes * a->nr_members;
 	lim->physical_block_size = max(lim->physical_block_size,
 				       lim->logical_block_size);
+	/*
+	 * One range per discard request: the levels map [pos, pos + sectors)
+	 * of a request, and a request of several discard ranges (which the
+	 * members' limit, NVMe's 256, would allow) is not one range.
+	 */
+	lim->max_discard_segments = 1;
 	if (a->ops->limits)
 		a->ops->limits(a, lim);
 }

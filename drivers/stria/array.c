@@ -922,6 +922,25 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
 		a->ops->limits(a, lim);
 }
 
+/**
+ * stria_array_update_limits() - the members' devices changed
+ * @a: the array, its queue frozen by the caller
+ *
+ * The limits that follow from what every member offers are computed again:
+ * RAID5/6 offer discard and write-zeroes only while every member has
+ * write-zeroes (a member without them gets the zero page meanwhile, see
+ * raid56.c). The others stay as the array started with.
+ */
+void stria_array_update_limits(struct stria_array *a)
+{
+	struct queue_limits lim;
+
+	stria_limits(a, &lim);
+	if (stria_update_zero_limits(a->disk->queue, &lim))
+		pr_warn("stria%d: discard and write-zeroes limits not updated\n",
+			a->index);
+}
+
 static int stria_add_disk(struct stria_array *a)
 {
 	struct blk_mq_tag_set *set = &a->tag_set;

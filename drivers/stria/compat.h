@@ -403,4 +403,32 @@ static inline void stria_hrtimer_setup(struct hrtimer *t,
 #endif
 }
 
+/*
+ * Changing the discard and write-zeroes limits of a live queue, which the
+ * caller has frozen:
+ *   5.14: blk_queue_max_discard_sectors(), blk_queue_max_write_zeroes_sectors()
+ *         and q->limits.discard_granularity
+ *   6.9:  a copy from queue_limits_start_update(), changed, then validated
+ *         and applied by queue_limits_commit_update()
+ * The values are those stria_limits() computes (max_hw_discard_sectors,
+ * discard_granularity, max_write_zeroes_sectors of @lim).
+ */
+static inline int stria_update_zero_limits(struct request_queue *q,
+					   const struct queue_limits *lim)
+{
+#if defined(STRIA_HAVE_QUEUE_LIMITS_START_UPDATE)
+	struct queue_limits l = queue_limits_start_update(q);
+
+	l.max_hw_discard_sectors = lim->max_hw_discard_sectors;
+	l.discard_granularity = lim->discard_granularity;
+	l.max_write_zeroes_sectors = lim->max_write_zeroes_sectors;
+	return queue_limits_commit_update(q, &l);
+#else
+	blk_queue_max_discard_sectors(q, lim->max_hw_discard_sectors);
+	q->limits.discard_granularity = lim->discard_granularity;
+	blk_queue_max_write_zeroes_sectors(q, lim->max_write_zeroes_sectors);
+	return 0;
+#endif
+}
+
 #endif /* _STRIA_COMPAT_H */

@@ -75,9 +75,11 @@ MODULE_PARM_DESC(read_error_decay_s,
  *	request and is kept: the request, queued again, rebuilds that
  *	member's part and writes it back there; 0 for none. Kept across the
  *	requeue (RQF_DONTPREP marks a request seen before)
- * @wib_held: a RAID5/6 write holds its region of the write-intent bitmap
+ * @wib_held: a RAID5/6 write holds its regions of the write-intent bitmap
  *	(stria_rq_bitmap_begin()) until it ends; kept across a requeue
- * @wib_region: that region
+ * @wib_region: the first of them
+ * @wib_nr: how many: one for a write, more for a discard or write-zeroes
+ *	over stripes of several regions
  * @skipped: roles of the members a RAID5/6 write or flush left out because
  *	they failed: it is acknowledged once the superblocks record them
  * @held_entry: on the array's list of held requests
@@ -96,6 +98,7 @@ struct stria_cmd {
 	u32 repair;
 	bool wib_held;
 	u32 wib_region;
+	u32 wib_nr;
 	atomic64_t skipped;
 	struct list_head held_entry;
 	bool write_held;
@@ -297,8 +300,11 @@ void stria_rq_get(struct request *rq)
  */
 static void stria_rq_let_go(struct stria_array *a, struct stria_cmd *cmd)
 {
+	u32 i;
+
 	if (cmd->wib_held) {
-		stria_bitmap_write_end(a, cmd->wib_region);
+		for (i = 0; i < cmd->wib_nr; i++)
+			stria_bitmap_write_end(a, cmd->wib_region + i);
 		cmd->wib_held = false;
 	}
 	if (cmd->write_held) {
@@ -420,28 +426,38 @@ void stria_rq_put(struct request *rq, blk_status_t st)
 }
 
 /**
- * stria_rq_bitmap_begin() - hold a write's region of the write-intent bitmap
+ * stria_rq_bitmap_begin() - hold a write's regions of the write-intent bitmap
  * @a: the array
- * @rq: a write request, before it starts
- * @member_sector: a member sector of the stripe it writes
+ * @rq: a write request (or discard, write-zeroes), before it starts
+ * @first: the first member sector of the stripes it writes
+ * @last: the last one (in the same stripe as @first for a write)
  *
- * The region is let go when the request ends. Nothing to do without a
- * bitmap, or when @rq holds its region already (queued again).
+ * The regions are let go when the request ends. Nothing to do without a
+ * bitmap, or when @rq holds its regions already (queued again).
  *
- * Return: true when the write may go on; false when the region's bit is
+ * Return: true when the write may go on; false when a region's bit is
  * being written to the members: return BLK_STS_RESOURCE, the queue is run
- * again once it is there.
+ * again once it is there (the regions taken meanwhile are let go).
  */
 bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
-			   u64 member_sector)
+			   u64 first, u64 last)
 {
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	u32 region, end, i;
 
 	if (!a->wib || cmd->wib_held)
 		return true;
-	cmd->wib_region = stria_bitmap_region(a, member_sector);
-	if (!stria_bitmap_write_begin(a, cmd->wib_region))
+	region = stria_bitmap_region(a, first);
+	end = stria_bitmap_region(a, last) + 1;
+	for (i = region; i < end; i++) {
+		if (stria_bitmap_write_begin(a, i))
+			continue;
+		while (i-- > region)
+			stria_bitmap_write_end(a, i);
 		return false;
+	}
+	cmd->wib_region = region;
+	cmd->wib_nr = end - region;
 	cmd->wib_held = true;
 	return true;
 }

@@ -144,6 +144,7 @@ static void stria_spare_take_role(struct stria_array *a,
 	a->nr_spares--;
 	memset(&a->spares[a->nr_spares], 0, sizeof(*sp));
 	mutex_unlock(&a->sb_lock);
+	stria_array_update_limits(a);
 	stria_array_unfreeze(a, memflags);
 	if (m->readd)
 		pr_info("stria%d: %pg is member %u again; only the regions the write-intent bitmap has dirty (%u) are rebuilt\n",
@@ -531,6 +532,7 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 		m->dev_sectors = 0;
 		mutex_unlock(&a->sb_lock);
 		up_write(&a->sync.stripe_sem);
+		stria_array_update_limits(a);
 		stria_array_unfreeze(a, memflags);
 		pr_info("stria%d: failed member %u (%pg) removed from '%s'; the role has no device now\n",
 			a->index, old.role, old.dev.bdev, a->name);
@@ -783,8 +785,10 @@ int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
 	mutex_unlock(&a->sb_lock);
 	up_write(&a->sync.stripe_sem);
 	/* the superblocks name the new member before a write reaches it alone */
-	if (!ret)
+	if (!ret) {
 		stria_array_update_sbs(a);
+		stria_array_update_limits(a);
+	}
 	stria_array_unfreeze(a, memflags);
 	if (!ret) {
 		stria_bitmap_add(a, m);

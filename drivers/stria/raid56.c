@@ -92,16 +92,38 @@ static void stria_sop_run_parked(struct stria_sop *sop, bool wait);
 
 static void stria_sop_done(struct stria_sop *sop);
 
+/*
+ * A write-zeroes of member (or replacement) @m came back "not supported":
+ * note it in @sop->zretry, which has it written with the zero page before
+ * the sop ends (stria_sop_zero_retry()). Any context.
+ */
+static bool stria_sop_zero_refused(struct stria_sop *sop,
+				   struct stria_member *m)
+{
+	struct stria_array *a = sop->r->a;
+	u32 role = m == &a->repl ? READ_ONCE(a->repl_role) : m->role;
+
+	if (role >= a->nr_members)
+		return false;
+	atomic64_or(BIT_ULL(role), &sop->zretry);
+	return true;
+}
+
 static void stria_sop_endio(struct bio *bio)
 {
 	struct stria_sop *sop = bio->bi_private;
 	struct stria_member *m = container_of(bio, struct stria_clone,
 					      bio)->member;
+	struct stria_array *a = sop->r->a;
 	blk_status_t st = bio->bi_status;
 
-	if (unlikely(st) && m == &sop->r->a->repl) {
+	if (unlikely(st == BLK_STS_NOTSUPP) &&
+	    bio_op(bio) == REQ_OP_WRITE_ZEROES &&
+	    stria_sop_zero_refused(sop, m))
+		st = BLK_STS_OK;	/* the zero page goes there instead */
+	if (unlikely(st) && m == &a->repl) {
 		/* the copy stops; the request does not care */
-		stria_repl_failed(sop->r->a, st);
+		stria_repl_failed(a, st);
 		if (sop->sync)
 			WRITE_ONCE(sop->sync->err, -EIO);
 	} else if (unlikely(st) && !op_is_write(bio_op(bio)) &&
@@ -122,7 +144,8 @@ static void stria_sop_endio(struct bio *bio)
 	bio_put(bio);
 	if (!atomic_dec_and_test(&sop->pending))
 		return;
-	if (sop->phase == STRIA_SOP_READING)
+	if (sop->phase == STRIA_SOP_READING ||
+	    unlikely(atomic64_read(&sop->zretry)))
 		queue_work_on(sop->cpu, sop->r->wq, &sop->work);
 	else
 		stria_sop_done(sop);
@@ -130,8 +153,10 @@ static void stria_sop_endio(struct bio *bio)
 
 /*
  * A bio for columns [@s, @e) of member @m from or to its buffer @which,
- * to device @mem: the member's, or its replacement's. Process context;
- * never fails.
+ * to device @mem: the member's, or its replacement's. With @which
+ * STRIA_R56_ZERO it writes zeroes: as write-zeroes (@opf says so) where
+ * the device has them, else from the zero page. Process context; never
+ * fails.
  */
 static struct bio *stria_sop_bio(struct stria_sop *sop, u32 which, u32 m,
 				 u32 s, u32 e, stria_opf_t opf,
@@ -140,9 +165,16 @@ static struct bio *stria_sop_bio(struct stria_sop *sop, u32 which, u32 m,
 	struct stria_array *a = sop->r->a;
 	u32 nr = (e - s + STRIA_R56_PAGE_SECTORS - 1) /
 		 STRIA_R56_PAGE_SECTORS + 1, col, pend;
+	bool wz = (opf & REQ_OP_MASK) == REQ_OP_WRITE_ZEROES;
 	struct bio *bio;
 
-	bio = stria_bio_alloc_bioset(mem->dev.bdev, nr, opf, GFP_NOIO,
+	if (wz && !bdev_write_zeroes_sectors(mem->dev.bdev)) {
+		/* replaced by a device without them since the array started */
+		opf = REQ_OP_WRITE | (opf & (REQ_FUA | REQ_SYNC));
+		wz = false;
+		this_cpu_inc(sop->r->stats->zero_pages);
+	}
+	bio = stria_bio_alloc_bioset(mem->dev.bdev, wz ? 0 : nr, opf, GFP_NOIO,
 				     &a->bioset);
 	container_of(bio, struct stria_clone, bio)->member = mem;
 	container_of(bio, struct stria_clone, bio)->rq = sop->rq;
@@ -150,17 +182,26 @@ static struct bio *stria_sop_bio(struct stria_sop *sop, u32 which, u32 m,
 				 (sop->stripe << a->geom.chunk_shift) + s;
 	bio->bi_private = sop;
 	bio->bi_end_io = stria_sop_endio;
+	if (wz) {
+		bio->bi_iter.bi_size = (e - s) << SECTOR_SHIFT;
+		return bio;
+	}
 	for (col = s; col < e; col = pend) {
 		u32 rel = col - sop->lo;
-		u32 len;
+		struct page *pg;
+		u32 len, off;
 
 		pend = stria_sop_piece_end(sop, col, e);
 		len = (pend - col) << SECTOR_SHIFT;
-		if (WARN_ON_ONCE(bio_add_page(bio,
-				*stria_sop_slot(sop, which, m,
-						rel / STRIA_R56_PAGE_SECTORS),
-				len, (rel % STRIA_R56_PAGE_SECTORS) <<
-				SECTOR_SHIFT) != len)) {
+		if (which == STRIA_R56_ZERO) {
+			pg = ZERO_PAGE(0);
+			off = 0;
+		} else {
+			pg = *stria_sop_slot(sop, which, m,
+					     rel / STRIA_R56_PAGE_SECTORS);
+			off = (rel % STRIA_R56_PAGE_SECTORS) << SECTOR_SHIFT;
+		}
+		if (WARN_ON_ONCE(bio_add_page(bio, pg, len, off) != len)) {
 			bio->bi_status = BLK_STS_RESOURCE;
 			break;
 		}
@@ -365,18 +406,81 @@ static void stria_sop_sync_compute(struct stria_sop *sop)
 	stria_sop_write(sop, masks, STRIA_R56_NEW, REQ_OP_WRITE);
 }
 
+/* The members (by role) that have failed: they get no writes. */
+static u64 stria_sop_failed(struct stria_sop *sop)
+{
+	u64 failed = 0;
+	u32 i;
+
+	for (i = 0; i < sop->r->a->nr_members; i++)
+		if (stria_member_failed(stria_sop_member(sop, i)))
+			failed |= BIT_ULL(i);
+	return failed;
+}
+
+/*
+ * Write zeroes (@opf: write-zeroes, or a write of the zero page) over the
+ * sop's segment to the members of @mask that have not failed; the failed
+ * ones are skipped as by any write.
+ */
+static void stria_sop_zero_members(struct stria_sop *sop, u64 mask,
+				   stria_opf_t opf)
+{
+	u64 masks[STRIA_PARITY_ROW_SEGS] = { mask }, failed = stria_sop_failed(sop);
+
+	if (masks[0] & failed)
+		atomic64_or(masks[0] & failed, &sop->skipped);
+	masks[0] &= ~failed;
+	stria_sop_write(sop, masks, STRIA_R56_ZERO, opf);
+}
+
+/*
+ * A discard or write-zeroes request covers the sop's slice of every data
+ * chunk: every member, parity included, gets write-zeroes over the slice
+ * (the parity of zeroes is zeroes), which lets it unmap them unless the
+ * request said REQ_NOUNMAP. No reads, no buffers, no parity to compute:
+ * the stripe's parity is right afterwards whatever it was before, owed
+ * resync or not, and a member being rebuilt is current there too.
+ */
+static void stria_sop_zero_write(struct stria_sop *sop)
+{
+	struct stria_raid56 *r = sop->r;
+	stria_opf_t opf = REQ_OP_WRITE_ZEROES | sop->opf_flags;
+
+	if (sop->nounmap)
+		opf |= REQ_NOUNMAP;
+	sop->nsegs = 1;
+	sop->segs[0] = (struct stria_parity_seg){
+		.start = sop->lo,
+		.end = sop->lo + r->slice,
+		.written = GENMASK_ULL(r->nd - 1, 0),
+		.method = STRIA_PARITY_FULL,
+	};
+	this_cpu_inc(r->stats->zeroed);
+	stria_sop_zero_members(sop, GENMASK_ULL(r->a->nr_members - 1, 0), opf);
+}
+
+/*
+ * Work: members refused the write-zeroes of stria_sop_zero_write() as not
+ * supported (a device may find out only when it tries, as SCSI's WRITE
+ * SAME does). The others have zeroes there now: these get the zero page
+ * written, or the stripe's parity would not match.
+ */
+static void stria_sop_zero_retry(struct stria_sop *sop)
+{
+	u64 mask = atomic64_xchg(&sop->zretry, 0);
+
+	this_cpu_add(sop->r->stats->zero_pages, hweight64(mask));
+	stria_sop_zero_members(sop, mask, REQ_OP_WRITE | sop->opf_flags);
+}
+
 /* Reads are back (or none were needed): compute, then write. */
 static void stria_sop_compute_write(struct stria_sop *sop)
 {
 	struct stria_raid56 *r = sop->r;
-	struct stria_array *a = r->a;
 	stria_opf_t opf = REQ_OP_WRITE | sop->opf_flags;
-	u64 masks[STRIA_PARITY_ROW_SEGS], failed = 0;
-	u32 k, i, n = a->nr_members;
-
-	for (i = 0; i < n; i++)
-		if (stria_member_failed(stria_sop_member(sop, i)))
-			failed |= BIT_ULL(i);
+	u64 masks[STRIA_PARITY_ROW_SEGS], failed = stria_sop_failed(sop);
+	u32 k, i;
 
 	for (k = 0; k < sop->nsegs; k++) {
 		struct stria_parity_seg *sg = &sop->segs[k];
@@ -528,6 +632,8 @@ static void stria_sop_work(struct work_struct *work)
 			stria_sop_run_parked(sop, true);
 		else
 			stria_sop_run(sop, true);
+	} else if (sop->phase == STRIA_SOP_WRITING) {
+		stria_sop_zero_retry(sop);
 	} else {
 		stria_sop_after_reads(sop);
 	}
@@ -542,10 +648,16 @@ static void stria_sop_copy_mine(struct stria_sop *sop, struct stria_sop *c)
 {
 	u32 i;
 
-	for (i = 0; i < sop->r->nd; i++)
-		if (c->mine[i].start < c->mine[i].end)
+	for (i = 0; i < sop->r->nd; i++) {
+		if (c->mine[i].start >= c->mine[i].end)
+			continue;
+		if (c->zeroes)
+			stria_sop_zero_fill(sop, STRIA_R56_NEW, sop->dmember[i],
+					    c->mine[i].start, c->mine[i].end);
+		else
 			stria_sop_copy(sop, c->rq, STRIA_R56_NEW, i,
 				       c->mine[i].start, c->mine[i].end, true);
+	}
 }
 
 static void stria_sop_copy_in(struct stria_sop *sop)
@@ -623,6 +735,10 @@ static void stria_sop_run(struct stria_sop *sop, bool wait)
 		    nf > hweight64(sop->fix))) {
 		sop->status = BLK_STS_IOERR;
 		stria_sop_done(sop);
+		return;
+	}
+	if (sop->zero_full) {
+		stria_sop_zero_write(sop);
 		return;
 	}
 	if (!sop->sync)
@@ -928,7 +1044,7 @@ static void stria_sop_start(struct stria_sop *sop, struct list_head *filled,
 		if (owner->key != sop->key)
 			continue;
 		ost = per_cpu_ptr(r->streams, owner->cpu);
-		if (sop->write && !sop->sync) {
+		if (sop->write && !sop->sync && !sop->zeroes) {
 			spin_lock(&ost->lock);
 			if (owner->parked && stria_sop_merge(owner, sop)) {
 				merged = true;
@@ -1218,21 +1334,18 @@ static blk_status_t stria_r56_nomem(struct stria_raid56 *r,
 	return BLK_STS_RESOURCE;
 }
 
-static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
+/*
+ * The write sops of @rq for stripe offsets [@off, @off + @len) of @stripe,
+ * one per slice it writes, added to @sops (by wait_entry). Without waiting
+ * for memory: false when one could not be had (those added stay on @sops).
+ */
+static bool stria_r56_write_sops(struct stria_raid56 *r, struct request *rq,
+				 u64 stripe, u32 off, u32 len,
+				 struct list_head *sops)
 {
-	struct stria_raid56 *r = a->r56;
-	u32 off, len = blk_rq_sectors(rq), k, i, shift = a->geom.chunk_shift;
-	struct stria_sop *sop, *next;
-	LIST_HEAD(filled);
-	LIST_HEAD(sops);
-	u64 stripe;
-	bool seq;
+	u32 k, i, shift = r->a->geom.chunk_shift;
+	struct stria_sop *sop;
 
-	if (!stria_r56_where(a, rq, &stripe, &off))
-		return BLK_STS_IOERR;
-	if (!stria_rq_bitmap_begin(a, rq, stripe << shift))
-		return BLK_STS_RESOURCE;
-	/* every sop first: one that cannot be had leaves nothing started */
 	for (k = 0; k < r->nr_slices; k++) {
 		u32 lo = k * r->slice, hi = lo + r->slice;
 
@@ -1247,13 +1360,33 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 				sop = stria_sop_alloc(r, rq, stripe, k, true,
 						      GFP_NOWAIT);
 				if (!sop)
-					return stria_r56_nomem(r, &sops);
-				list_add_tail(&sop->wait_entry, &sops);
+					return false;
+				list_add_tail(&sop->wait_entry, sops);
 			}
 			sop->ranges[i] = rg;
 			sop->mine[i] = rg;
 		}
 	}
+	return true;
+}
+
+static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
+{
+	struct stria_raid56 *r = a->r56;
+	u32 off, len = blk_rq_sectors(rq), shift = a->geom.chunk_shift;
+	struct stria_sop *sop, *next;
+	LIST_HEAD(filled);
+	LIST_HEAD(sops);
+	u64 stripe;
+	bool seq;
+
+	if (!stria_r56_where(a, rq, &stripe, &off))
+		return BLK_STS_IOERR;
+	if (!stria_rq_bitmap_begin(a, rq, stripe << shift, stripe << shift))
+		return BLK_STS_RESOURCE;
+	/* every sop first: one that cannot be had leaves nothing started */
+	if (!stria_r56_write_sops(r, rq, stripe, off, len, &sops))
+		return stria_r56_nomem(r, &sops);
 	stria_rq_begin(rq);
 	stria_count_io(a, rq);
 	seq = stria_r56_sequential(r, blk_rq_pos(rq), len,
@@ -1272,6 +1405,76 @@ static blk_status_t stria_r56_write(struct stria_array *a, struct request *rq)
 	}
 	stria_rq_put(rq, BLK_STS_OK);
 	return BLK_STS_OK;
+}
+
+/*
+ * Start the sops of @rq (on @sops, by wait_entry; none may merge or park),
+ * each holding a reference on it, and drop the caller's: the request was
+ * begun (stria_rq_begin()). Returns what queue_rq returns.
+ */
+static blk_status_t stria_r56_start_sops(struct request *rq,
+					 struct list_head *sops)
+{
+	struct stria_sop *sop, *next;
+
+	list_for_each_entry_safe(sop, next, sops, wait_entry) {
+		list_del_init(&sop->wait_entry);
+		stria_rq_get(rq);
+		stria_sop_start(sop, NULL, false);
+	}
+	stria_rq_put(rq, BLK_STS_OK);
+	return BLK_STS_OK;
+}
+
+/*
+ * Discard and write-zeroes. The block layer does not keep them within a
+ * stripe (chunk_sectors does not split them), so a request is cut here:
+ * one sop per slice of each stripe it touches, each under its stripe lock
+ * like any write. A slice covered in every data chunk is zeroed on every
+ * member (stria_sop_zero_write()); one covered in part is written with
+ * zeroes through the parity path by a write-zeroes request, and left
+ * alone by a discard (advisory: its data stays, and so does its parity).
+ * The request holds the bitmap regions of the stripes it touches.
+ */
+static blk_status_t stria_r56_zero(struct stria_array *a, struct request *rq)
+{
+	struct stria_raid56 *r = a->r56;
+	u32 ss = stria_geom_stripe_sectors(&a->geom), shift = a->geom.chunk_shift;
+	bool discard = req_op(rq) != REQ_OP_WRITE_ZEROES;
+	u64 pos = blk_rq_pos(rq), end = pos + blk_rq_sectors(rq);
+	u64 first = div_u64(pos, ss), last = div_u64(end - 1, ss), stripe;
+	struct stria_sop *sop, *next;
+	LIST_HEAD(sops);
+
+	/* the queue limits keep it within this; anything else is a bug */
+	if (WARN_ON_ONCE(pos >= end ||
+			 last - first > stria_r56_zero_stripes(r)))
+		return BLK_STS_IOERR;
+	if (!stria_rq_bitmap_begin(a, rq, first << shift,
+				   ((last + 1) << shift) - 1))
+		return BLK_STS_RESOURCE;
+	/* every sop first: one that cannot be had leaves nothing started */
+	for (stripe = first; stripe <= last; stripe++) {
+		u64 base = stripe * ss;
+		u32 off = max(pos, base) - base;
+
+		if (!stria_r56_write_sops(r, rq, stripe, off,
+					  min(end, base + ss) - base - off,
+					  &sops))
+			return stria_r56_nomem(r, &sops);
+	}
+	list_for_each_entry_safe(sop, next, &sops, wait_entry) {
+		sop->zeroes = true;
+		sop->zero_full = stria_sop_full(sop);
+		sop->nounmap = !discard && (rq->cmd_flags & REQ_NOUNMAP);
+		if (discard && !sop->zero_full) {
+			list_del(&sop->wait_entry);
+			mempool_free(sop, r->sop_pool);
+		}
+	}
+	stria_rq_begin(rq);
+	this_cpu_inc(a->stats->discards);
+	return stria_r56_start_sops(rq, &sops);
 }
 
 /* Send the part of @rq at stripe offsets [@s, @e) to member @m. */
@@ -1301,7 +1504,7 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 	u32 off, len = blk_rq_sectors(rq), shift = a->geom.chunk_shift;
 	u32 chunk = 1U << shift, i, first, last;
 	u32 skip = stria_rq_repair_member(rq);
-	struct stria_sop *sop, *next;
+	struct stria_sop *sop;
 	u64 stripe, rebuild = 0;
 	LIST_HEAD(sops);
 
@@ -1364,13 +1567,7 @@ static blk_status_t stria_r56_read(struct stria_array *a, struct request *rq)
 					      (stripe << shift) +
 					      (s & (chunk - 1)));
 	}
-	list_for_each_entry_safe(sop, next, &sops, wait_entry) {
-		list_del_init(&sop->wait_entry);
-		stria_rq_get(rq);
-		stria_sop_start(sop, NULL, false);
-	}
-	stria_rq_put(rq, BLK_STS_OK);
-	return BLK_STS_OK;
+	return stria_r56_start_sops(rq, &sops);
 }
 
 /*
@@ -1461,8 +1658,11 @@ static blk_status_t stria_raid56_queue_rq(struct stria_array *a,
 		return stria_r56_read(a, rq);
 	case REQ_OP_WRITE:
 		return stria_r56_write(a, rq);
+	case REQ_OP_DISCARD:
+	case REQ_OP_WRITE_ZEROES:
+		return stria_r56_zero(a, rq);
 	default:
-		/* discard and write-zeroes would need parity updates */
+		/* secure erase: not offered */
 		return BLK_STS_NOTSUPP;
 	}
 }
@@ -1474,6 +1674,7 @@ static void stria_raid56_limits(struct stria_array *a,
 {
 	u32 stripe = stria_geom_stripe_sectors(&a->geom);
 	u32 io = min(stripe, STRIA_R56_MAX_IO_SECTORS);
+	u32 zero = stria_r56_zero_stripes(a->r56) * stripe;
 
 	/*
 	 * A request stays within one stripe and may fill it: members see
@@ -1486,10 +1687,27 @@ static void stria_raid56_limits(struct stria_array *a,
 				  min_t(u32, io / STRIA_R56_PAGE_SECTORS + 1,
 					USHRT_MAX));
 	lim->io_opt = stripe << SECTOR_SHIFT;
-	lim->max_discard_sectors = 0;
-	lim->max_hw_discard_sectors = 0;
-	lim->discard_granularity = 0;
-	lim->max_write_zeroes_sectors = 0;
+	/*
+	 * Discard and write-zeroes write zeroes to every member of the
+	 * stripes they cover (stria_r56_zero()): offered only when every
+	 * member has write-zeroes (the stacked limit is then not 0), or a
+	 * discard would be a slow write of zeroes. Without them the block
+	 * layer writes zeroes itself for write-zeroes. A discard does
+	 * something only for whole stripes: its granularity is a stripe's
+	 * data. Not a power of two with 3 or 5 data members; the block
+	 * layer's split aligns to any granularity.
+	 */
+	if (lim->max_write_zeroes_sectors) {
+		lim->max_write_zeroes_sectors = zero;
+		lim->max_hw_discard_sectors = zero;
+		lim->max_discard_sectors = zero;
+		lim->discard_granularity = stripe << SECTOR_SHIFT;
+	} else {
+		lim->max_hw_discard_sectors = 0;
+		lim->max_discard_sectors = 0;
+		lim->discard_granularity = 0;
+	}
+	lim->discard_alignment = 0;
 }
 
 static void stria_raid56_exit(struct stria_array *a)
@@ -1564,7 +1782,14 @@ static int stria_raid56_init(struct stria_array *a)
 	r->sop_cache = kmem_cache_create(name, r->sop_size, 0, 0, NULL);
 	if (!r->sop_cache)
 		goto nomem;
-	r->sop_pool = mempool_create_node(r->np * r->nr_slices,
+	/*
+	 * What one request needs: a degraded read rebuilds up to np chunks,
+	 * a discard or write-zeroes touches up to one stripe more than its
+	 * whole ones
+	 */
+	r->sop_pool = mempool_create_node(max(r->np,
+					      stria_r56_zero_stripes(r) + 1) *
+					  r->nr_slices,
 					  mempool_alloc_slab, mempool_free_slab,
 					  r->sop_cache, GFP_KERNEL, a->node);
 	r->page_pool = mempool_create_node(2 * n * r->slice_pages,
@@ -1626,6 +1851,8 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 		sum.read_repairs += s->read_repairs;
 		sum.mem_retries += s->mem_retries;
 		sum.mem_deferred += s->mem_deferred;
+		sum.zeroed += s->zeroed;
+		sum.zero_pages += s->zero_pages;
 	}
 	for (k = 0; k < STRIA_PARITY_METHODS; k++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n",
@@ -1644,6 +1871,8 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 	len += sysfs_emit_at(buf, len, "mem_retries %llu\n", sum.mem_retries);
 	len += sysfs_emit_at(buf, len, "mem_deferred %llu\n",
 			     sum.mem_deferred);
+	len += sysfs_emit_at(buf, len, "zeroed %llu\n", sum.zeroed);
+	len += sysfs_emit_at(buf, len, "zero_pages %llu\n", sum.zero_pages);
 	return len;
 }
 

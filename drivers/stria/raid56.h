@@ -25,6 +25,15 @@
 /* the two buffers a member has in a sop */
 #define STRIA_R56_NEW	0U	/* data to write, or the new parity */
 #define STRIA_R56_OLD	1U	/* what was read from the member */
+/* not a buffer: zeroes, by the member's write-zeroes or the zero page */
+#define STRIA_R56_ZERO	2U
+
+/*
+ * Sops a discard or write-zeroes request is cut into, at most (about): its
+ * size limit is as many whole stripes as fit in this many slices, one
+ * stripe at least (stria_r56_zero_stripes())
+ */
+#define STRIA_R56_ZERO_SOPS	16U
 
 /* write requests of a CPU remembered to tell a sequential write */
 #define STRIA_R56_STREAMS	4U
@@ -45,6 +54,10 @@
  *	their stripe operations could not be allocated without waiting
  * @mem_deferred: stripe operations whose pages could not be had without
  *	waiting in queue_rq, continued by the workqueue
+ * @zeroed: slices of stripes that discard or write-zeroes requests covered
+ *	whole, written as zeroes to every member, parity included
+ * @zero_pages: of those, members written with the zero page because they
+ *	lack write-zeroes or refused it
  */
 struct stria_r56_stats {
 	u64 ops[STRIA_PARITY_METHODS];
@@ -57,6 +70,8 @@ struct stria_r56_stats {
 	u64 read_repairs;
 	u64 mem_retries;
 	u64 mem_deferred;
+	u64 zeroed;
+	u64 zero_pages;
 };
 
 /**
@@ -208,6 +223,14 @@ enum stria_sop_phase {
  * @cpu: the submitting CPU; work runs there
  * @phase: what @work does next
  * @write: a write (else a degraded read)
+ * @zeroes: a write of zeroes (a discard or write-zeroes request): the new
+ *	data is zeroes, not copied from the request
+ * @zero_full: @zeroes over every column of the slice of every member: no
+ *	parity to compute (zeroes have zero P and Q), every member gets
+ *	write-zeroes (the zero page where it lacks them, @zretry)
+ * @nounmap: the write-zeroes request said REQ_NOUNMAP: passed on
+ * @zretry: members whose write-zeroes of @zero_full failed as not
+ *	supported: written again with the zero page before the sop ends
  * @skip: a member in sync whose read failed, read around like a failed
  *	one, or STRIA_GEOM_NONE
  * @repair: a read that rebuilds @skip's data, and writes it back there
@@ -263,6 +286,10 @@ struct stria_sop {
 	int cpu;
 	enum stria_sop_phase phase;
 	bool write;
+	bool zeroes;
+	bool zero_full;
+	bool nounmap;
+	atomic64_t zretry;
 	u32 skip;
 	bool repair;
 	u64 fix;
@@ -341,12 +368,24 @@ static inline u32 stria_sop_piece_end(struct stria_sop *sop, u32 col,
 	return min(next, end);
 }
 
+/*
+ * Whole stripes a discard or write-zeroes request may cover (its queue
+ * limit): as many as fit in STRIA_R56_ZERO_SOPS slices, one at least. Such
+ * a request may touch one stripe more, in part, at either end.
+ */
+static inline u32 stria_r56_zero_stripes(const struct stria_raid56 *r)
+{
+	return max(STRIA_R56_ZERO_SOPS / r->nr_slices, 1U);
+}
+
 /* raid56_buf.c */
 void stria_sop_want(struct stria_sop *sop, u32 which, u32 m, u32 s, u32 e);
 bool stria_sop_alloc_pages(struct stria_sop *sop, bool wait);
 void stria_sop_free_pages(struct stria_sop *sop);
 void stria_sop_copy(struct stria_sop *sop, struct request *rq, u32 which,
 		    u32 i, u32 s, u32 e, bool to_buf);
+void stria_sop_zero_fill(struct stria_sop *sop, u32 which, u32 m, u32 s,
+			 u32 e);
 void stria_sop_gen(struct stria_sop *sop, u32 s, u32 e, u64 written);
 void stria_sop_rmw(struct stria_sop *sop, u32 s, u32 e, u64 written);
 void stria_sop_rebuild(struct stria_sop *sop, u32 s, u32 e);

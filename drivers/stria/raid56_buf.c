@@ -223,6 +223,29 @@ void stria_sop_copy(struct stria_sop *sop, struct request *rq, u32 which,
 	}
 }
 
+/**
+ * stria_sop_zero_fill() - zero columns of a sop's buffer
+ * @sop: the sop
+ * @which: the buffer, STRIA_R56_NEW or STRIA_R56_OLD
+ * @m: the member
+ * @s: first column
+ * @e: end column (exclusive)
+ *
+ * The new data of a write-zeroes or discard request that covers part of a
+ * slice: what stria_sop_copy() copies for a write.
+ */
+void stria_sop_zero_fill(struct stria_sop *sop, u32 which, u32 m, u32 s,
+			 u32 e)
+{
+	u32 col, pend;
+
+	for (col = s; col < e; col = pend) {
+		pend = stria_sop_piece_end(sop, col, e);
+		memset(stria_sop_addr(sop, which, m, col), 0,
+		       (pend - col) << SECTOR_SHIFT);
+	}
+}
+
 /* ---- parity ----------------------------------------------------------- */
 
 /* dest ^= srcs[0] ^ ... ^ srcs[count - 1] */

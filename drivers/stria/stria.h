@@ -438,6 +438,7 @@ u64 stria_array_failed_roles(const struct stria_array *a);
 u64 stria_array_rebuilding_roles(const struct stria_array *a);
 bool stria_array_readd_only(const struct stria_array *a);
 int stria_array_flush_members(struct stria_array *a);
+void stria_array_update_limits(struct stria_array *a);
 void stria_link_holder(struct stria_array *a, struct stria_member *m);
 void stria_unlink_holder(struct stria_array *a, struct stria_member *m);
 struct stria_array *stria_array_find(const char *name, u32 index, bool next);
@@ -528,7 +529,7 @@ void stria_rq_put(struct request *rq, blk_status_t st);
 unsigned int stria_array_freeze(struct stria_array *a);
 void stria_array_unfreeze(struct stria_array *a, unsigned int memflags);
 bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
-			   u64 member_sector);
+			   u64 first, u64 last);
 void stria_bio_submit(struct bio *bio);
 void stria_clone_submit_part(struct stria_array *a, struct request *rq,
 			     struct stria_member *m, struct bio *src,

@@ -43,6 +43,8 @@ static const struct {
 	{ "merge_timeouts", "Parked partial-stripe writes that went on unfilled after their wait." },
 	{ "merge_idle", "Parked partial-stripe writes that went on unfilled as no other write of their CPU was in flight." },
 	{ "read_repairs", "Failed member reads rebuilt from the other members and written back." },
+	{ "zeroed", "Slices of stripes a discard or write-zeroes request covered whole, zeroed on every member." },
+	{ "zero_pages", "Members written with the zero page because they lacked write-zeroes or refused it." },
 };
 
 /* io_stat's fields: metric name, help, sectors (printed as bytes) */

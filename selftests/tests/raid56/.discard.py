@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Model of a RAID5/6 array's bytes for the discard tests (raid56/032, 033).
+
+A dot file: not a test. The tests keep a copy of what the array must read
+back (the model, a file on the guest's tmpfs) and update it by the rules of
+stria_r56_zero():
+
+  zero MODEL OFF LEN            write-zeroes: the range reads back as zeroes
+  discard DEV MODEL STRIPE OFF:LEN...
+                                discards: a stripe a range covers whole
+                                reads back as zeroes or as before (the
+                                block layer's discard split decides which:
+                                blkdev_issue_discard() aligns with
+                                power-of-two arithmetic, a stripe's data
+                                need not be one); everything else as
+                                before. The model then takes the array's
+                                bytes. Prints "zeroed=N kept=N".
+  snap DEV MODEL                the model takes the array's bytes
+  cmp DEV MODEL                 the array reads back as the model
+
+Exit status 1 on a difference, with the first differing offsets printed.
+"""
+import os
+import sys
+
+BLOCK = 1 << 20
+
+
+def read_all(path):
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        size = os.lseek(fd, 0, os.SEEK_END)
+        out = bytearray()
+        while len(out) < size:
+            b = os.pread(fd, min(BLOCK, size - len(out)), len(out))
+            if not b:
+                sys.exit(f"{path}: short read at {len(out)}")
+            out += b
+        return out
+    finally:
+        os.close(fd)
+
+
+def write_model(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def first_diffs(a, b, base, limit=5):
+    out = []
+    for i in range(0, len(a), 4096):
+        if a[i:i + 4096] != b[i:i + 4096]:
+            out.append(base + i)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def cmp(dev, model):
+    a, m = read_all(dev), read_all(model)
+    if len(a) != len(m):
+        sys.exit(f"sizes differ: {len(a)} vs {len(m)}")
+    if a != m:
+        print("differs at byte " + ", ".join(str(o) for o in first_diffs(a, m, 0)))
+        return 1
+    print(f"{len(a)} bytes as the model")
+    return 0
+
+
+def zero(model, off, length):
+    with open(model, "r+b") as f:
+        f.seek(off)
+        f.write(bytes(length))
+    return 0
+
+
+def discard(dev, model, stripe, ranges):
+    a, m = read_all(dev), read_all(model)
+    if len(a) != len(m):
+        sys.exit(f"sizes differ: {len(a)} vs {len(m)}")
+    bad = zeroed = kept = 0
+    whole = bytearray(len(a) // stripe)     # stripes some range covers whole
+    for off, length in ranges:
+        for n in range(-(-off // stripe), (off + length) // stripe):
+            whole[n] = 1
+    zeroes = bytes(stripe)
+    for n in range(-(-len(a) // stripe)):
+        s, e = n * stripe, min((n + 1) * stripe, len(a))
+        got, old = a[s:e], m[s:e]
+        w = n < len(whole) and whole[n]
+        if w and got == zeroes:
+            zeroed += 1
+        elif got == old:
+            kept += w
+        else:
+            bad += 1
+            if bad <= 5:
+                what = "neither zeroes nor its old data" if w else \
+                    "changed, though no discard covers it whole"
+                print(f"stripe {n}: {what}, from byte {first_diffs(got, old, s, 1)[0]}")
+    write_model(model, a)
+    print(f"zeroed={zeroed} kept={kept}")
+    return 1 if bad else 0
+
+
+def main(argv):
+    op = argv[1]
+    if op == "snap":
+        write_model(argv[3], read_all(argv[2]))
+        return 0
+    if op == "cmp":
+        return cmp(argv[2], argv[3])
+    if op == "zero":
+        return zero(argv[2], int(argv[3]), int(argv[4]))
+    if op == "discard":
+        return discard(argv[2], argv[3], int(argv[4]),
+                       [tuple(int(x) for x in r.split(":")) for r in argv[5:]])
+    sys.exit(f"unknown operation {op}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

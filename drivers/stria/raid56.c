@@ -1693,9 +1693,10 @@ static void stria_raid56_limits(struct stria_array *a,
 	 * member has write-zeroes (the stacked limit is then not 0), or a
 	 * discard would be a slow write of zeroes. Without them the block
 	 * layer writes zeroes itself for write-zeroes. A discard does
-	 * something only for whole stripes: its granularity is a stripe's
-	 * data. Not a power of two with 3 or 5 data members; the block
-	 * layer's split aligns to any granularity.
+	 * something only for slices it covers in every data chunk (a whole
+	 * stripe with chunks up to 64K): its granularity is a stripe's
+	 * data, which always has them. Not a power of two with 3 or 5 data
+	 * members; the block layer's split aligns to any granularity.
 	 */
 	if (lim->max_write_zeroes_sectors) {
 		lim->max_write_zeroes_sectors = zero;

@@ -6,15 +6,17 @@ back (the model, a file on the guest's tmpfs) and update it by the rules of
 stria_r56_zero():
 
   zero MODEL OFF LEN            write-zeroes: the range reads back as zeroes
-  discard DEV MODEL STRIPE OFF:LEN...
-                                discards: a stripe a range covers whole
-                                reads back as zeroes or as before (the
-                                block layer's discard split decides which:
+  discard DEV MODEL CHUNK ND OFF:LEN...
+                                discards (CHUNK bytes, ND data chunks a
+                                stripe): a slice of a stripe the ranges
+                                cover in every data chunk reads back as
+                                zeroes or as before (the block layer's
+                                discard split decides which:
                                 blkdev_issue_discard() aligns with
                                 power-of-two arithmetic, a stripe's data
                                 need not be one); everything else as
                                 before. The model then takes the array's
-                                bytes. Prints "zeroed=N kept=N".
+                                bytes. Prints "zeroed=N kept=N" (slices).
   snap DEV MODEL                the model takes the array's bytes
   cmp DEV MODEL                 the array reads back as the model
 
@@ -75,30 +77,35 @@ def zero(model, off, length):
     return 0
 
 
-def discard(dev, model, stripe, ranges):
+def discard(dev, model, chunk, nd, ranges):
+    """A slice of a stripe (columns [k * slice, (k + 1) * slice) of each of
+    its nd data chunks, slice = min(chunk, 64 KiB): the unit the driver
+    zeroes) that the ranges cover in every data chunk reads back as zeroes
+    or as before; every other byte as before."""
     a, m = read_all(dev), read_all(model)
     if len(a) != len(m):
         sys.exit(f"sizes differ: {len(a)} vs {len(m)}")
-    bad = zeroed = kept = 0
-    whole = bytearray(len(a) // stripe)     # stripes some range covers whole
+    covered = bytearray(len(a))
     for off, length in ranges:
-        for n in range(-(-off // stripe), (off + length) // stripe):
-            whole[n] = 1
-    zeroes = bytes(stripe)
-    for n in range(-(-len(a) // stripe)):
-        s, e = n * stripe, min((n + 1) * stripe, len(a))
-        got, old = a[s:e], m[s:e]
-        w = n < len(whole) and whole[n]
-        if w and got == zeroes:
-            zeroed += 1
-        elif got == old:
-            kept += w
-        else:
-            bad += 1
-            if bad <= 5:
-                what = "neither zeroes nor its old data" if w else \
-                    "changed, though no discard covers it whole"
-                print(f"stripe {n}: {what}, from byte {first_diffs(got, old, s, 1)[0]}")
+        covered[off:off + length] = b"\x01" * length
+    stripe, piece = chunk * nd, min(chunk, 65536)
+    zeroes = bytes(piece)
+    bad = zeroed = kept = 0
+    for n in range(len(a) // stripe):
+        for k in range(chunk // piece):
+            spans = [(n * stripe + i * chunk + k * piece,
+                      n * stripe + i * chunk + (k + 1) * piece) for i in range(nd)]
+            whole = all(covered.find(0, s, e) < 0 for s, e in spans)
+            if whole and all(a[s:e] == zeroes for s, e in spans):
+                zeroed += 1
+            elif all(a[s:e] == m[s:e] for s, e in spans):
+                kept += whole
+            else:
+                bad += 1
+                if bad <= 5:
+                    what = "neither zeroes nor its old data" if whole else \
+                        "changed, though no discard covers it whole"
+                    print(f"stripe {n} slice {k}: {what}")
     write_model(model, a)
     print(f"zeroed={zeroed} kept={kept}")
     return 1 if bad else 0
@@ -114,8 +121,8 @@ def main(argv):
     if op == "zero":
         return zero(argv[2], int(argv[3]), int(argv[4]))
     if op == "discard":
-        return discard(argv[2], argv[3], int(argv[4]),
-                       [tuple(int(x) for x in r.split(":")) for r in argv[5:]])
+        return discard(argv[2], argv[3], int(argv[4]), int(argv[5]),
+                       [tuple(int(x) for x in r.split(":")) for r in argv[6:]])
     sys.exit(f"unknown operation {op}")
 
 

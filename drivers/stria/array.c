@@ -63,7 +63,7 @@
 static unsigned int hw_queues;
 module_param(hw_queues, uint, 0444);
 MODULE_PARM_DESC(hw_queues,
-		 "Hardware queues per array (count; 0 = one per CPU, the default)");
+		 "Hardware queues per array for interrupt-driven I/O (count; 0 = one per CPU, the default); the poll queues come on top, as many as a member's");
 
 static unsigned int queue_depth = 128;
 module_param(queue_depth, uint, 0444);
@@ -951,6 +951,12 @@ static int stria_add_disk(struct stria_array *a)
 	set->ops = &stria_mq_ops;
 	set->nr_hw_queues = hw_queues ? min(hw_queues, nr_cpu_ids) : nr_cpu_ids;
 	set->nr_maps = 1;
+	/* poll queues after the default ones (io.c: stria_map_poll()) */
+	a->poll_queues = stria_poll_member_queues(a);
+	if (a->poll_queues) {
+		set->nr_hw_queues += a->poll_queues;
+		set->nr_maps = HCTX_MAX_TYPES;
+	}
 	set->queue_depth = clamp(queue_depth, 1U, 4096U);
 	set->numa_node = a->node;
 	/* queue_rq() submits bios, which may sleep: see io.c */
@@ -974,6 +980,7 @@ static int stria_add_disk(struct stria_array *a)
 	snprintf(disk->disk_name, DISK_NAME_LEN, "stria%d", a->index);
 	set_capacity(disk, stria_geom_array_sectors(&a->geom));
 	a->disk = disk;
+	stria_poll_update(a);
 	return 0;
 
 out_free_tag_set:

@@ -431,4 +431,81 @@ static inline int stria_update_zero_limits(struct request_queue *q,
 #endif
 }
 
+/*
+ * Polled I/O (io_uring IORING_SETUP_IOPOLL, preadv2 RWF_HIPRI):
+ *   <5.16: blk_poll(q, cookie, spin) on the cookie submit_bio() returned:
+ *          not supported, the array has no poll queues (STRIA_POLL 0)
+ *   5.16:  the bio is REQ_POLLED and bio_poll(bio, iob, flags) polls the
+ *          hardware queue its request went to (bio->bi_cookie);
+ *          blk_mq_ops.poll(hctx, iob). A queue polls while it has
+ *          QUEUE_FLAG_POLL, which blk-mq sets when the tag set has poll
+ *          queues; a REQ_POLLED bio to a queue without it loses the flag
+ *          and completes by interrupt
+ *   6.11:  the flag is BLK_FEAT_POLL in queue_limits.features, changed with
+ *          queue_limits_start_update()/queue_limits_commit_update(); a
+ *          REQ_POLLED bio to a queue without it fails (BLK_STS_NOTSUPP)
+ * stria_queue_polls() says whether @q polls now; stria_queue_set_poll()
+ * turns polling on or off, the queue frozen or not yet live.
+ */
+#if defined(STRIA_HAVE_BIO_POLL)
+#define STRIA_POLL	1
+static inline bool stria_queue_polls(struct request_queue *q)
+{
+#if defined(STRIA_HAVE_BLK_FEAT_POLL)
+	return q->limits.features & BLK_FEAT_POLL;
+#elif defined(STRIA_HAVE_QUEUE_FLAG_POLL)
+	return test_bit(QUEUE_FLAG_POLL, &q->queue_flags);
+#else
+#error "Unsupported kernel: no known way to tell whether a queue polls"
+#endif
+}
+
+static inline int stria_queue_set_poll(struct request_queue *q, bool on)
+{
+#if defined(STRIA_HAVE_BLK_FEAT_POLL)
+	struct queue_limits lim = queue_limits_start_update(q);
+
+	if (on)
+		lim.features |= BLK_FEAT_POLL;
+	else
+		lim.features &= ~BLK_FEAT_POLL;
+	return queue_limits_commit_update(q, &lim);
+#elif defined(STRIA_HAVE_QUEUE_FLAG_POLL)
+	if (on)
+		blk_queue_flag_set(QUEUE_FLAG_POLL, q);
+	else
+		blk_queue_flag_clear(QUEUE_FLAG_POLL, q);
+	return 0;
+#else
+#error "Unsupported kernel: no known way to turn a queue's polling on or off"
+#endif
+}
+
+/*
+ * Polling one hardware queue of a member: bio_poll() on a bio that only
+ * names the device and the queue's cookie (what blk-mq wrote in
+ * bio->bi_cookie when it started a request there), once, without sleeping:
+ *   5.16: cookie = queue_num << 16 | tag, the tag only for hybrid polling
+ *         (sleeping first, when io_poll_delay >= 0), which BLK_POLL_NOSLEEP
+ *         keeps out
+ *   6.4:  hybrid polling and BLK_POLL_NOSLEEP are gone: cookie = queue_num
+ */
+static inline int stria_poll_queue(struct block_device *bdev,
+				   unsigned int queue_num,
+				   struct io_comp_batch *iob)
+{
+	struct bio probe = { .bi_bdev = bdev };
+
+#if defined(STRIA_HAVE_BLK_POLL_NOSLEEP)
+	probe.bi_cookie = queue_num << 16;
+	return bio_poll(&probe, iob, BLK_POLL_ONESHOT | BLK_POLL_NOSLEEP);
+#else
+	probe.bi_cookie = queue_num;
+	return bio_poll(&probe, iob, BLK_POLL_ONESHOT);
+#endif
+}
+#else
+#define STRIA_POLL	0
+#endif
+
 #endif /* _STRIA_COMPAT_H */

@@ -423,7 +423,8 @@ static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 	q->member_sectors = a->geom.member_sectors;
 	q->events = READ_ONCE(a->events);
 	q->nr_cpus = nr_cpu_ids;
-	q->nr_hw_queues = a->tag_set.nr_hw_queues;
+	/* the queues reads and writes map to; not the poll queues */
+	q->nr_hw_queues = qmap->nr_queues;
 	/* the member table changes under cfg_lock (spares, removal) */
 	mutex_lock(&a->cfg_lock);
 	stria_query_sync(a, q);

@@ -547,6 +547,7 @@ static void stria_clone_init(struct bio *bio, struct request *rq,
 	c->member = m;
 	bio->bi_iter.bi_sector = sector;
 	bio->bi_end_io = stria_clone_endio;
+	stria_bio_set_polled(bio, rq);
 	bio_list_add(clones, bio);
 }
 
@@ -757,6 +758,215 @@ void stria_clones_submit(struct request *rq, struct bio_list *clones)
 	stria_submit_unplugged(clones);
 }
 
+/*
+ * Polled I/O. A polled request (REQ_POLLED, on one of the array's poll
+ * queues) sends its member bios polled too wherever the member can poll:
+ * they go to the members' poll queues and raise no interrupt, so they
+ * complete only when someone polls those queues. That someone is whoever
+ * polls the array request (io_uring): bio_poll() on it reaches
+ * stria_poll(), which polls every poll queue of every member once
+ * (BLK_POLL_ONESHOT) and returns; the waiting, if any, is the caller's
+ * (blk-mq's loop and io_uring's), never ours.
+ *
+ * Every poll queue of every member, not only the one a CPU maps to:
+ * queue_rq() may sleep and continue on another CPU (BLOCKING tag set) or run
+ * from kblockd, and the member I/O of a stripe operation may be sent from
+ * a work item, so which member queue a bio went to is not known when the
+ * array request is polled. A member has few poll queues, and polling an
+ * empty one reads one completion entry. (dm, bio-based, polls the clones
+ * themselves instead: dm_poll_bio() walks the dm_io list the polled bio
+ * carries.)
+ *
+ * Nothing is lost: a member bio is polled only on behalf of an array
+ * request that is on a poll queue and has not ended, whose poller
+ * therefore keeps polling until it ends; a member that cannot poll gets
+ * the bio without REQ_POLLED and completes it by interrupt, as does every
+ * member bio of a request that is not polled (syncs, flushes, discards).
+ * The member table changes with the array frozen, and a poller holds a
+ * reference on the array's queue (bio_poll()), so a member device is not
+ * released under a poller.
+ */
+#if STRIA_POLL
+/* Can member device @bdev poll: a blk-mq queue with poll queues, polling on. */
+static bool stria_bdev_polls(struct block_device *bdev)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+
+	return queue_is_mq(q) && q->tag_set->nr_maps > HCTX_TYPE_POLL &&
+	       READ_ONCE(q->tag_set->map[HCTX_TYPE_POLL].nr_queues) &&
+	       stria_queue_polls(q);
+}
+
+/* Poll every poll queue of member device @bdev once. */
+static int stria_bdev_poll(struct block_device *bdev,
+			   struct io_comp_batch *iob)
+{
+	const struct blk_mq_queue_map *map;
+	unsigned int i, nr;
+	int found = 0, ret;
+
+	if (!bdev || !stria_bdev_polls(bdev))
+		return 0;
+	map = &bdev_get_queue(bdev)->tag_set->map[HCTX_TYPE_POLL];
+	nr = READ_ONCE(map->nr_queues);
+	for (i = 0; i < nr; i++) {
+		ret = stria_poll_queue(bdev, map->queue_offset + i, iob);
+		if (ret > 0)
+			found += ret;
+	}
+	return found;
+}
+
+/* blk_mq_ops.poll: poll the members' poll queues once; see above. */
+static int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+{
+	struct stria_array *a = hctx->queue->queuedata;
+	int found = 0;
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++)
+		found += stria_bdev_poll(READ_ONCE(a->members[i].dev.bdev), iob);
+	if (READ_ONCE(a->repl_role) != STRIA_NO_MEMBER)
+		found += stria_bdev_poll(READ_ONCE(a->repl.dev.bdev), iob);
+	return found;
+}
+#endif
+
+/**
+ * stria_bio_set_polled() - poll a member bio, or not
+ * @bio: a bio for a member, its device set
+ * @rq: the array request it serves, or NULL (a sync)
+ *
+ * The bio is polled (REQ_POLLED) when @rq is a polled request, the bio
+ * reads or writes data and its device can poll now; else it completes by
+ * interrupt, whatever it inherited from the request's bio.
+ */
+void stria_bio_set_polled(struct bio *bio, struct request *rq)
+{
+#if STRIA_POLL
+	if (stria_rq_polled(rq) &&
+	    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE) &&
+	    bio_sectors(bio) && !(bio->bi_opf & REQ_PREFLUSH) &&
+	    stria_bdev_polls(bio->bi_bdev))
+		bio->bi_opf |= REQ_POLLED;
+	else
+		bio->bi_opf &= ~REQ_POLLED;
+#endif
+}
+
+/**
+ * stria_poll_member_queues() - the poll queues an array gets
+ * @a: the array, its members open
+ *
+ * As many as the first member that polls has, so that the array's poll
+ * queues map to the CPUs as the members' do (stria_map_poll()); one when
+ * none polls now, so that polling can be turned on when members that poll
+ * replace them. 0 when the kernel has no polled bios.
+ *
+ * Return: the number of poll queues.
+ */
+u32 stria_poll_member_queues(struct stria_array *a)
+{
+#if STRIA_POLL
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++) {
+		struct block_device *bdev = a->members[i].dev.bdev;
+
+		if (bdev && stria_bdev_polls(bdev))
+			return clamp(bdev_get_queue(bdev)->tag_set->map[HCTX_TYPE_POLL].nr_queues,
+				     1U, nr_cpu_ids);
+	}
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * blk_mq_ops.map_queues, the poll part: with poll queues, the default
+ * queues come first, no read queues, then the poll queues, each with the
+ * CPUs of the same poll queue of the first member that has as many
+ * (blk-mq's spread when none has).
+ */
+static void stria_map_poll(struct blk_mq_tag_set *set)
+{
+#if STRIA_POLL
+	struct stria_array *a = set->driver_data;
+	struct blk_mq_queue_map *pmap = &set->map[HCTX_TYPE_POLL];
+	const struct blk_mq_queue_map *src = NULL;
+	unsigned int npoll = a->poll_queues, cpu, q;
+	u32 i;
+
+	if (set->nr_maps <= HCTX_TYPE_POLL)
+		return;
+	set->map[HCTX_TYPE_DEFAULT].nr_queues = set->nr_hw_queues - npoll;
+	set->map[HCTX_TYPE_DEFAULT].queue_offset = 0;
+	set->map[HCTX_TYPE_READ].nr_queues = 0;
+	pmap->nr_queues = npoll;
+	pmap->queue_offset = set->nr_hw_queues - npoll;
+	for (i = 0; i < a->nr_members && !src; i++) {
+		struct block_device *bdev = a->members[i].dev.bdev;
+		const struct blk_mq_queue_map *m;
+
+		if (!bdev || !stria_bdev_polls(bdev))
+			continue;
+		m = &bdev_get_queue(bdev)->tag_set->map[HCTX_TYPE_POLL];
+		if (m->nr_queues == npoll)
+			src = m;
+	}
+	if (!src) {
+		blk_mq_map_queues(pmap);
+		return;
+	}
+	for_each_possible_cpu(cpu) {
+		q = src->mq_map[cpu] - src->queue_offset;
+		pmap->mq_map[cpu] = pmap->queue_offset +
+				    (q < npoll ? q : cpu % npoll);
+	}
+#endif
+}
+
+/**
+ * stria_poll_update() - advertise polling when every member can poll
+ * @a: the array, frozen or not yet live
+ *
+ * Polling is on while every member device (and a replacement being
+ * copied) is a blk-mq queue with poll queues and polling on; off
+ * otherwise, so that polled I/O is not offered where a member would take
+ * it by interrupt. Called at creation and by every reconfiguration
+ * (stria_array_unfreeze()): no request is in flight then, so none is left
+ * to a poller that no longer polls.
+ */
+void stria_poll_update(struct stria_array *a)
+{
+#if STRIA_POLL
+	struct request_queue *q = a->disk->queue;
+	struct stria_member *bad = NULL;
+	bool on;
+	u32 i;
+
+	for (i = 0; i < a->nr_members && !bad; i++)
+		if (a->members[i].dev.bdev &&
+		    !stria_bdev_polls(a->members[i].dev.bdev))
+			bad = &a->members[i];
+	if (!bad && a->repl_role != STRIA_NO_MEMBER && a->repl.dev.bdev &&
+	    !stria_bdev_polls(a->repl.dev.bdev))
+		bad = &a->repl;
+	on = !bad;
+	if (on == stria_queue_polls(q) || stria_queue_set_poll(q, on) ||
+	    !disk_live(a->disk))
+		return;
+	if (on)
+		pr_info("stria%d: every member can poll: polled I/O on\n",
+			a->index);
+	else
+		pr_info("stria%d: %pg cannot poll: polled I/O off\n",
+			a->index, bad->dev.bdev);
+#endif
+}
+
+
 /* a queue freeze that waits this long logs what it waits for, and again */
 #define STRIA_FREEZE_REPORT_SECS	20
 /* requests logged per report */
@@ -840,6 +1050,8 @@ unsigned int stria_array_freeze(struct stria_array *a)
  */
 void stria_array_unfreeze(struct stria_array *a, unsigned int memflags)
 {
+	/* the members may have changed: polled I/O only if they all poll */
+	stria_poll_update(a);
 	stria_unfreeze_queue(a->disk->queue, memflags);
 }
 
@@ -909,9 +1121,11 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 void stria_map_cpus(struct blk_mq_tag_set *set)
 {
 	struct blk_mq_queue_map *qmap = &set->map[HCTX_TYPE_DEFAULT];
-	unsigned int nq = qmap->nr_queues, total = 0, before = 0;
+	unsigned int nq, total = 0, before = 0;
 	unsigned int cpu, node, first, count, k;
 
+	stria_map_poll(set);
+	nq = qmap->nr_queues;
 	for_each_possible_cpu(cpu)
 		total++;
 	for_each_node(node) {
@@ -947,6 +1161,9 @@ void stria_map_cpus(struct blk_mq_tag_set *set)
 const struct blk_mq_ops stria_mq_ops = {
 	.queue_rq	= stria_queue_rq,
 	.map_queues	= stria_map_queues,
+#if STRIA_POLL
+	.poll		= stria_poll,
+#endif
 };
 
 /**

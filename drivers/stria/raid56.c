@@ -206,6 +206,8 @@ static struct bio *stria_sop_bio(struct stria_sop *sop, u32 which, u32 m,
 			break;
 		}
 	}
+	/* polled with its request, which is polled until the sop ends */
+	stria_bio_set_polled(bio, sop->rq);
 	return bio;
 }
 
@@ -832,6 +834,8 @@ static bool stria_sop_full(const struct stria_sop *sop)
  * starts where a recent write ended: the tail of a write the next one
  * continues); on a healthy array, when merging is on; when other
  * writes of its CPU are in flight, or parks have been merging lately.
+ * Never a polled write: its writer polls, never sleeps, so the park would
+ * last all of merge_wait_us.
  */
 static bool stria_sop_should_park(const struct stria_sop *sop)
 {
@@ -839,7 +843,8 @@ static bool stria_sop_should_park(const struct stria_sop *sop)
 	u32 i, probe;
 
 	if (!sop->seq || !READ_ONCE(merge_wait_us) || !sop->write ||
-	    sop->sync || atomic_read(&sop->r->a->nr_failed) ||
+	    sop->sync || stria_rq_polled(sop->rq) ||
+	    atomic_read(&sop->r->a->nr_failed) ||
 	    stria_sop_full(sop) || sop->ranges[0].start != sop->lo ||
 	    sop->ranges[0].end == sop->lo)
 		return false;

@@ -249,7 +249,10 @@ struct stria_sync {
  * @stopping: set by stop under the disk's open_mutex; opens fail from then
  * @holder: identity used to claim the members exclusively
  * @disk: the array's gendisk
- * @tag_set: blk-mq tag set, one hardware queue per CPU by default
+ * @tag_set: blk-mq tag set, one hardware queue per CPU by default, then
+ *	@poll_queues poll queues (io.c)
+ * @poll_queues: the tag set's poll queues (HCTX_TYPE_POLL); 0 when the
+ *	kernel has no polled bios
  * @bioset: clones sent to members
  * @stats: per-CPU counters
  * @r56: RAID5/6 state (raid56.c), NULL on RAID0
@@ -306,6 +309,7 @@ struct stria_array {
 	void *holder;
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
+	u32 poll_queues;
 	struct bio_set bioset;
 	struct stria_stats __percpu *stats;
 	struct stria_raid56 *r56;
@@ -528,6 +532,16 @@ void stria_rq_get(struct request *rq);
 void stria_rq_put(struct request *rq, blk_status_t st);
 unsigned int stria_array_freeze(struct stria_array *a);
 void stria_array_unfreeze(struct stria_array *a, unsigned int memflags);
+void stria_bio_set_polled(struct bio *bio, struct request *rq);
+
+/* Is @rq polled: on one of the array's poll queues (REQ_POLLED)? */
+static inline bool stria_rq_polled(const struct request *rq)
+{
+	return rq && rq->mq_hctx && rq->mq_hctx->type == HCTX_TYPE_POLL;
+}
+
+u32 stria_poll_member_queues(struct stria_array *a);
+void stria_poll_update(struct stria_array *a);
 bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
 			   u64 first, u64 last);
 void stria_bio_submit(struct bio *bio);

@@ -445,7 +445,11 @@ static inline int stria_update_zero_limits(struct request_queue *q,
  *          queue_limits_start_update()/queue_limits_commit_update(); a
  *          REQ_POLLED bio to a queue without it fails (BLK_STS_NOTSUPP)
  * stria_queue_polls() says whether @q polls now; stria_queue_set_poll()
- * turns polling on or off, the queue frozen or not yet live.
+ * turns polling on or off. On a live queue it does so frozen, as the
+ * kernel's own switches do: a poller stops polling a queue that does not
+ * poll (bio_poll(), blk_mq_poll()), so no polled request may be in flight
+ * when it goes off. 6.11's limits are updated as
+ * queue_limits_commit_update_frozen() does: limits_lock, then the freeze.
  */
 #if defined(STRIA_HAVE_BIO_POLL)
 #define STRIA_POLL	1
@@ -460,21 +464,43 @@ static inline bool stria_queue_polls(struct request_queue *q)
 #endif
 }
 
-static inline int stria_queue_set_poll(struct request_queue *q, bool on)
+static inline unsigned int stria_freeze_queue(struct request_queue *q)
 {
+#if defined(STRIA_HAVE_BLK_MQ_FREEZE_QUEUE_MEMFLAGS)
+	return blk_mq_freeze_queue(q);
+#else
+	blk_mq_freeze_queue(q);
+	return 0;
+#endif
+}
+
+static inline int stria_queue_set_poll(struct request_queue *q, bool on,
+				       bool live)
+{
+	unsigned int memflags = 0;
 #if defined(STRIA_HAVE_BLK_FEAT_POLL)
 	struct queue_limits lim = queue_limits_start_update(q);
+	int ret;
 
 	if (on)
 		lim.features |= BLK_FEAT_POLL;
 	else
 		lim.features &= ~BLK_FEAT_POLL;
-	return queue_limits_commit_update(q, &lim);
+	if (live)
+		memflags = stria_freeze_queue(q);
+	ret = queue_limits_commit_update(q, &lim);
+	if (live)
+		stria_unfreeze_queue(q, memflags);
+	return ret;
 #elif defined(STRIA_HAVE_QUEUE_FLAG_POLL)
+	if (live)
+		memflags = stria_freeze_queue(q);
 	if (on)
 		blk_queue_flag_set(QUEUE_FLAG_POLL, q);
 	else
 		blk_queue_flag_clear(QUEUE_FLAG_POLL, q);
+	if (live)
+		stria_unfreeze_queue(q, memflags);
 	return 0;
 #else
 #error "Unsupported kernel: no known way to turn a queue's polling on or off"

@@ -929,14 +929,18 @@ static void stria_map_poll(struct blk_mq_tag_set *set)
 
 /**
  * stria_poll_update() - advertise polling when every member can poll
- * @a: the array, frozen or not yet live
+ * @a: the array; its member table does not change meanwhile (cfg_lock, or
+ *	not yet live)
  *
  * Polling is on while every member device (and a replacement being
  * copied) is a blk-mq queue with poll queues and polling on; off
  * otherwise, so that polled I/O is not offered where a member would take
- * it by interrupt. Called at creation and by every reconfiguration
- * (stria_array_unfreeze()): no request is in flight then, so none is left
- * to a poller that no longer polls.
+ * it by interrupt. Called at creation and after every reconfiguration
+ * (stria_array_unfreeze()). A change freezes the queue again
+ * (stria_queue_set_poll()): the polled requests in flight end first,
+ * polled to their end, and none is left to a poller that no longer polls.
+ * Meanwhile polled requests are safe: a member that cannot poll gets
+ * their bios unpolled (stria_bio_set_polled()).
  */
 void stria_poll_update(struct stria_array *a)
 {
@@ -954,7 +958,8 @@ void stria_poll_update(struct stria_array *a)
 	    !stria_bdev_polls(a->repl.dev.bdev))
 		bad = &a->repl;
 	on = !bad;
-	if (on == stria_queue_polls(q) || stria_queue_set_poll(q, on) ||
+	if (on == stria_queue_polls(q) ||
+	    stria_queue_set_poll(q, on, disk_live(a->disk)) ||
 	    !disk_live(a->disk))
 		return;
 	if (on)
@@ -1050,9 +1055,9 @@ unsigned int stria_array_freeze(struct stria_array *a)
  */
 void stria_array_unfreeze(struct stria_array *a, unsigned int memflags)
 {
+	stria_unfreeze_queue(a->disk->queue, memflags);
 	/* the members may have changed: polled I/O only if they all poll */
 	stria_poll_update(a);
-	stria_unfreeze_queue(a->disk->queue, memflags);
 }
 
 static blk_status_t stria_flush(struct stria_array *a, struct request *rq)

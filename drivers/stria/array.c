@@ -63,7 +63,7 @@
 static unsigned int hw_queues;
 module_param(hw_queues, uint, 0444);
 MODULE_PARM_DESC(hw_queues,
-		 "Hardware queues per array for interrupt-driven I/O (count; 0 = one per CPU, the default); the poll queues come on top, as many as a member's");
+		 "Hardware queues per array for interrupt-driven I/O (count; 0 = one per CPU, the default); poll queues come on top when the members poll, as many as a member's");
 
 static unsigned int queue_depth = 128;
 module_param(queue_depth, uint, 0444);

@@ -859,9 +859,10 @@ void stria_bio_set_polled(struct bio *bio, struct request *rq)
  * @a: the array, its members open
  *
  * As many as the first member that polls has, so that the array's poll
- * queues map to the CPUs as the members' do (stria_map_poll()); one when
- * none polls now, so that polling can be turned on when members that poll
- * replace them. 0 when the kernel has no polled bios.
+ * queues map to the CPUs as the members' do (stria_map_poll()). None when
+ * no member polls, or the kernel has no polled bios: the array then has
+ * the hardware queues it always had, and does not poll until it is
+ * assembled again on members that do.
  *
  * Return: the number of poll queues.
  */
@@ -877,7 +878,7 @@ u32 stria_poll_member_queues(struct stria_array *a)
 			return clamp(bdev_get_queue(bdev)->tag_set->map[HCTX_TYPE_POLL].nr_queues,
 				     1U, nr_cpu_ids);
 	}
-	return 1;
+	return 0;
 #else
 	return 0;
 #endif
@@ -957,7 +958,7 @@ void stria_poll_update(struct stria_array *a)
 	if (!bad && a->repl_role != STRIA_NO_MEMBER && a->repl.dev.bdev &&
 	    !stria_bdev_polls(a->repl.dev.bdev))
 		bad = &a->repl;
-	on = !bad;
+	on = a->poll_queues && !bad;
 	if (on == stria_queue_polls(q) ||
 	    stria_queue_set_poll(q, on, disk_live(a->disk)) ||
 	    !disk_live(a->disk))
@@ -967,7 +968,7 @@ void stria_poll_update(struct stria_array *a)
 			a->index);
 	else
 		pr_info("stria%d: %pg cannot poll: polled I/O off\n",
-			a->index, bad->dev.bdev);
+			a->index, bad ? bad->dev.bdev : NULL);
 #endif
 }
 

@@ -251,8 +251,8 @@ struct stria_sync {
  * @disk: the array's gendisk
  * @tag_set: blk-mq tag set, one hardware queue per CPU by default, then
  *	@poll_queues poll queues (io.c)
- * @poll_queues: the tag set's poll queues (HCTX_TYPE_POLL); 0 when the
- *	kernel has no polled bios
+ * @poll_queues: the tag set's poll queues (HCTX_TYPE_POLL); 0 when no
+ *	member polled when the array started, or the kernel has no polled bios
  * @bioset: clones sent to members
  * @stats: per-CPU counters
  * @r56: RAID5/6 state (raid56.c), NULL on RAID0

@@ -614,8 +614,12 @@ static int stria_check_assemble(struct stria_spec *spec,
 			   s0->name, stria_find_uuid(s0->array_uuid)->index);
 		return -EEXIST;
 	}
-	/* stria_sb_check() held the on-disk name to stria_name_valid() */
+	/*
+	 * stria_sb_check() held the on-disk name to stria_name_valid() and
+	 * the home host to stria_host_valid() (or all zero)
+	 */
 	strscpy(spec->name, s0->name, sizeof(spec->name));
+	memcpy(spec->homehost, s0->homehost, sizeof(spec->homehost));
 	ret = stria_check_failed(spec, o, g, roles);
 	if (ret)
 		return ret;
@@ -1101,6 +1105,7 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	a->holder = o->holder;
 	o->holder = NULL;
 	strscpy(a->name, spec->name, sizeof(a->name));
+	memcpy(a->homehost, spec->homehost, sizeof(a->homehost));
 	INIT_LIST_HEAD(&a->list);
 	INIT_WORK(&a->sb_work, stria_sb_work);
 	INIT_WORK(&a->kick_work, stria_kick_work);

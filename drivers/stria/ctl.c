@@ -31,7 +31,7 @@
 				 STRIA_FEAT_FAIL | STRIA_FEAT_SPARES | \
 				 STRIA_FEAT_SYNC | STRIA_FEAT_BITMAP | \
 				 STRIA_FEAT_READD | STRIA_FEAT_REPLACE | \
-				 STRIA_FEAT_RUN)
+				 STRIA_FEAT_RUN | STRIA_FEAT_HOMEHOST)
 
 /* The ABI's parity layout numbers are geom.h's (and md's). */
 static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
@@ -100,6 +100,7 @@ static int stria_copy_back(void __user *argp, const void *kbuf, u32 usize,
 
 /* Names in requests follow the on-disk rule: stria_name_valid(). */
 static_assert(STRIA_NAME_LEN == STRIA_SB_NAME_LEN);
+static_assert(STRIA_HOST_LEN == STRIA_SB_HOST_LEN);
 
 /* Say why in the request's msg; returns -EINVAL. */
 static __printf(2, 3) int stria_refuse(struct stria_ioc_array *req,
@@ -199,10 +200,15 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 			return stria_refuse(req, "level, chunk, layout and bitmap come from the superblocks; pass 0");
 		if (req->name[0] && !stria_name_valid(req->name))
 			return stria_refuse(req, "invalid array name");
+		if (memchr_inv(req->homehost, 0, sizeof(req->homehost)))
+			return stria_refuse(req, "the home host comes from the superblocks; pass zero");
 		return 0;
 	}
 	if (!stria_name_valid(req->name))
 		return stria_refuse(req, "invalid array name: use 1 to 31 characters from A-Z a-z 0-9 . _ - (not starting with . or -)");
+	if (memchr_inv(req->homehost, 0, sizeof(req->homehost)) &&
+	    !stria_host_valid(req->homehost))
+		return stria_refuse(req, "invalid home host: use 1 to 63 characters from A-Z a-z 0-9 . _ - (not starting with . or -), or none");
 	if (stria_check_level(req))
 		return -EINVAL;
 	if (c & (c - 1) || !c)
@@ -294,6 +300,7 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 	spec.node = req->numa_node == STRIA_NODE_AUTO ? NUMA_NO_NODE :
 		    (int)req->numa_node;
 	memcpy(spec.name, req->name, sizeof(spec.name));
+	memcpy(spec.homehost, req->homehost, sizeof(spec.homehost));
 	spec.msg = req->msg;
 	spec.err_member = STRIA_NO_MEMBER;
 
@@ -304,6 +311,7 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 		req->bitmap_chunk = stria_bitmap_chunk(a);
 		memcpy(req->uuid, a->uuid, sizeof(req->uuid));
 		memcpy(req->name, a->name, sizeof(req->name));
+		memcpy(req->homehost, a->homehost, sizeof(req->homehost));
 	}
 	mutex_unlock(&stria_arrays_lock);
 	req->err_member = spec.err_member;
@@ -411,6 +419,7 @@ static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 	q->index = a->index;
 	q->level = a->geom.level;
 	strscpy(q->name, a->name, sizeof(q->name));
+	memcpy(q->homehost, a->homehost, sizeof(q->homehost));
 	memcpy(q->uuid, a->uuid, sizeof(q->uuid));
 	q->chunk_sectors = 1U << a->geom.chunk_shift;
 	q->nr_members = a->nr_members;
@@ -467,7 +476,8 @@ static long stria_ioc_query(void __user *argp)
 		return ret;
 	usize = q.size;
 	if ((q.flags & ~STRIA_QUERY_F_NEXT) ||
-	    memchr_inv(q.reserved, 0, sizeof(q.reserved)))
+	    memchr_inv(q.reserved, 0, sizeof(q.reserved)) ||
+	    memchr_inv(q.homehost, 0, sizeof(q.homehost)))
 		return -EINVAL;
 	if (q.name[0] && !stria_name_valid(q.name))
 		return -EINVAL;

@@ -56,6 +56,7 @@
 #define STRIA_SB_LAYOUT_RAID56	1U		/* geom.h RAID5/6 layout version */
 #define STRIA_SB_DATA_OFFSET	2048ULL		/* sectors: 1 MiB */
 #define STRIA_SB_NAME_LEN	32		/* bytes, NUL-padded */
+#define STRIA_SB_HOST_LEN	64		/* bytes, NUL-padded */
 #define STRIA_SB_BITMAP_OFFSET	8U		/* sectors: right after the superblock */
 #define STRIA_SB_BITMAP_BLOCK	4096U		/* bytes written at once */
 /* bitmap bytes available between the superblock and the data area */
@@ -97,12 +98,22 @@
  * STRIA_SB_FEAT_INCOMPAT_BITMAP: the array keeps a write-intent bitmap at
  * @bitmap_offset; code that does not maintain it would leave it stale, and
  * a later resync trusting it would skip regions written meanwhile.
+ *
+ * STRIA_SB_FEAT_INCOMPAT_HOMEHOST: @homehost names the host the array was
+ * created on (mdadm's homehost). Harmless to ignore in itself, but code
+ * from before it checks the bytes it occupies to be zero and would call
+ * the superblock damaged: the incompatible bit makes such code say instead
+ * that the member uses a feature it does not know. An array created
+ * without a home host has neither the bit nor the field, and stays
+ * readable by that code.
  */
 #define STRIA_SB_FEAT_INCOMPAT_REBUILD	(1ULL << 0)
 #define STRIA_SB_FEAT_INCOMPAT_BITMAP	(1ULL << 1)
+#define STRIA_SB_FEAT_INCOMPAT_HOMEHOST	(1ULL << 2)
 #define STRIA_SB_FEAT_COMPAT_KNOWN	0ULL
 #define STRIA_SB_FEAT_INCOMPAT_KNOWN	(STRIA_SB_FEAT_INCOMPAT_REBUILD | \
-					 STRIA_SB_FEAT_INCOMPAT_BITMAP)
+					 STRIA_SB_FEAT_INCOMPAT_BITMAP | \
+					 STRIA_SB_FEAT_INCOMPAT_HOMEHOST)
 
 /**
  * struct stria_sb - the superblock at byte 0 of every member
@@ -153,6 +164,9 @@
  *	members, rebuilt only in the regions the bitmap has dirty; a stopped
  *	rebuild of such roles only goes on the same way. Only with a bitmap,
  *	and always a subset of @rebuilding
+ * @homehost: the host the array was created on, NUL-padded, at most 63
+ *	characters of stria_host_valid(); all zero (and
+ *	STRIA_SB_FEAT_INCOMPAT_HOMEHOST clear) when it records none
  * @reserved: zero
  * @crc: CRC-32C of bytes 0 .. STRIA_SB_CRC_OFFSET - 1
  */
@@ -188,15 +202,18 @@ struct stria_sb {
 	__le32	bitmap_chunk;			/*  220 */
 	__le64	degraded_events;		/*  224 */
 	__le64	rebuild_partial;		/*  232 */
-	__u8	reserved[STRIA_SB_CRC_OFFSET - 240];	/*  240 */
+	char	homehost[STRIA_SB_HOST_LEN];	/*  240 */
+	__u8	reserved[STRIA_SB_CRC_OFFSET - 304];	/*  304 */
 	__le32	crc;				/* 4092 */
 };
 
 static_assert(sizeof(struct stria_sb) == STRIA_SB_SIZE, "superblock is 4 KiB");
 static_assert(offsetof(struct stria_sb, crc) == STRIA_SB_CRC_OFFSET,
 	      "CRC is the last word");
-static_assert(offsetof(struct stria_sb, reserved) == 240,
+static_assert(offsetof(struct stria_sb, homehost) == 240,
 	      "rebuild_partial ends at byte 240");
+static_assert(offsetof(struct stria_sb, reserved) == 304,
+	      "homehost ends at byte 304");
 
 /**
  * stria_name_char_ok() - may @c be part of an array name?
@@ -209,6 +226,21 @@ static inline bool stria_name_char_ok(char c)
 {
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
 	       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+}
+
+/* @len bytes at @buf: 1 to @len - 1 of stria_name_char_ok(), then NULs. */
+static inline bool stria_ident_valid(const char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	while (n < len && buf[n])
+		n++;
+	if (!n || n >= len || buf[0] == '.' || buf[0] == '-')
+		return false;
+	for (i = 0; i < len; i++)
+		if (i < n ? !stria_name_char_ok(buf[i]) : buf[i] != '\0')
+			return false;
+	return true;
 }
 
 /**
@@ -225,17 +257,44 @@ static inline bool stria_name_char_ok(char c)
  */
 static inline bool stria_name_valid(const char *name)
 {
-	size_t i, len = 0;
+	return stria_ident_valid(name, STRIA_SB_NAME_LEN);
+}
 
-	while (len < STRIA_SB_NAME_LEN && name[len])
-		len++;
-	if (!len || len >= STRIA_SB_NAME_LEN || name[0] == '.' ||
-	    name[0] == '-')
-		return false;
-	for (i = 0; i < STRIA_SB_NAME_LEN; i++)
-		if (i < len ? !stria_name_char_ok(name[i]) : name[i] != '\0')
+/**
+ * stria_host_valid() - is this a valid home host?
+ * @host: a buffer of STRIA_SB_HOST_LEN bytes (the superblock's, or an
+ *	ioctl's)
+ *
+ * A home host reaches the same places as the name (sysfs, the kernel log,
+ * udev's KEY=value lines) from any disk that is plugged in, so it is held
+ * to the same rule: host names (RFC 1123 letters, digits, '-', and '.'
+ * between labels) fit it, and '_' is allowed as in names.
+ *
+ * Return: true when @host holds 1 to 63 characters of stria_name_char_ok(),
+ * not starting with '.' or '-', and the rest of the buffer is NUL.
+ */
+static inline bool stria_host_valid(const char *host)
+{
+	return stria_ident_valid(host, STRIA_SB_HOST_LEN);
+}
+
+/* Are the @len bytes at @p all zero? */
+static inline bool stria_bytes_zero(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i])
 			return false;
 	return true;
+}
+
+/* Does a checked superblock record no home host? */
+static inline bool stria_sb_no_host(const struct stria_sb *sb)
+{
+	return !(stria_le64(sb->features_incompat) &
+		 STRIA_SB_FEAT_INCOMPAT_HOMEHOST);
 }
 
 /**
@@ -558,6 +617,13 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 		snprintf(why, len, "bad array name (1 to 31 of A-Z a-z 0-9 . _ -)");
 		return -EBADMSG;
 	}
+	if ((incompat & STRIA_SB_FEAT_INCOMPAT_HOMEHOST) ?
+	    !stria_host_valid(sb->homehost) :
+	    !stria_bytes_zero(sb->homehost, STRIA_SB_HOST_LEN)) {
+		snprintf(why, len, "bad home host (1 to 63 of A-Z a-z 0-9 . _ -, set exactly with feature 0x%llx)",
+			 (unsigned long long)STRIA_SB_FEAT_INCOMPAT_HOMEHOST);
+		return -EBADMSG;
+	}
 	for (i = 0; i < sizeof(sb->reserved); i++) {
 		if (sb->reserved[i]) {
 			snprintf(why, len, "nonzero reserved byte at offset %zu",
@@ -577,14 +643,15 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
  * state from the freshest: every member must agree on everything that
  * never changes in an array's life.
  *
- * Return: true when the array UUID, name, level, layout versions, member
- * count, chunk, data offset and data size are the same.
+ * Return: true when the array UUID, name, home host, level, layout
+ * versions, member count, chunk, data offset and data size are the same.
  */
 static inline bool stria_sb_same_array(const struct stria_sb *a,
 				       const struct stria_sb *b)
 {
 	return !memcmp(a->array_uuid, b->array_uuid, STRIA_SB_UUID_LEN) &&
 	       !memcmp(a->name, b->name, STRIA_SB_NAME_LEN) &&
+	       !memcmp(a->homehost, b->homehost, STRIA_SB_HOST_LEN) &&
 	       a->level == b->level && a->layout == b->layout &&
 	       a->parity_layout == b->parity_layout &&
 	       a->nr_members == b->nr_members &&

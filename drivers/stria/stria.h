@@ -239,6 +239,7 @@ struct stria_sync {
  * @list: entry in the list of arrays (stria_arrays_lock)
  * @index: N of /dev/striaN
  * @name: array name
+ * @homehost: the host the superblocks record, NUL-padded; empty for none
  * @uuid: array UUID
  * @geom: data geometry
  * @ops: level behaviour
@@ -298,6 +299,7 @@ struct stria_array {
 	struct list_head list;
 	int index;
 	char name[STRIA_NAME_LEN];
+	char homehost[STRIA_HOST_LEN];
 	u8 uuid[STRIA_UUID_LEN];
 	struct stria_geom geom;
 	const struct stria_level_ops *ops;
@@ -366,6 +368,8 @@ struct stria_clone {
  * @nr_members: entries in @paths
  * @node: requested NUMA node, or NUMA_NO_NODE for automatic
  * @name: array name
+ * @homehost: create: the home host to record (empty for none); assemble:
+ *	filled from the superblocks
  * @paths: member device paths
  * @msg: filled with the reason on failure
  * @err_member: filled with the index in @paths a failure is about
@@ -382,6 +386,7 @@ struct stria_spec {
 	u32 nr_members;
 	int node;
 	char name[STRIA_NAME_LEN];
+	char homehost[STRIA_HOST_LEN];
 	char **paths;
 	char *msg;
 	u32 err_member;

@@ -127,6 +127,11 @@ void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
 	sb->utime = cpu_to_le64(ktime_get_real_seconds());
 	sb->failed = cpu_to_le64(a->sb_failed);
 	sb->parity_layout = cpu_to_le32(a->geom.layout);
+	if (a->homehost[0]) {
+		sb->features_incompat |=
+			cpu_to_le64(STRIA_SB_FEAT_INCOMPAT_HOMEHOST);
+		memcpy(sb->homehost, a->homehost, sizeof(sb->homehost));
+	}
 	if (a->sb_rebuilding) {
 		sb->features_incompat |=
 			cpu_to_le64(STRIA_SB_FEAT_INCOMPAT_REBUILD);

@@ -128,6 +128,14 @@ static ssize_t name_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(name);
 
+/* The home host, checked like the name; an empty line when none. */
+static ssize_t homehost_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_to_array(dev)->homehost);
+}
+static DEVICE_ATTR_RO(homehost);
+
 static ssize_t events_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
@@ -388,6 +396,7 @@ static struct attribute *stria_disk_attrs[] = {
 	&dev_attr_members.attr,
 	&dev_attr_uuid.attr,
 	&dev_attr_name.attr,
+	&dev_attr_homehost.attr,
 	&dev_attr_events.attr,
 	&dev_attr_state.attr,
 	&dev_attr_numa_node.attr,

@@ -9,7 +9,8 @@
  * Starts from the superblock of FROM (a member, or a file), else from a
  * fresh one (RAID0, 2 members, role 0, 64 KiB chunks, data offset 2048,
  * events 1, name "crafted", random UUIDs); sets each FIELD (any field of
- * struct stria_sb: numbers in C notation, name and magic as given,
+ * struct stria_sb: numbers in C notation, name, homehost and magic as
+ * given (homehost without touching the feature bit),
  * array_uuid and member_uuid as 32 hex digits); seals the CRC unless -k
  * or crc= is given; writes the 4 KiB at byte OFFSET (default 0) of FILE,
  * directly to a block device.
@@ -97,6 +98,11 @@ static int set_field(struct stria_sb *sb, const char *arg, int *seal)
 	if (klen == 4 && !strncmp(arg, "name", 4)) {
 		memset(sb->name, 0, sizeof(sb->name));
 		memcpy(sb->name, eq, strnlen(eq, sizeof(sb->name)));
+		return 0;
+	}
+	if (klen == 8 && !strncmp(arg, "homehost", 8)) {
+		memset(sb->homehost, 0, sizeof(sb->homehost));
+		memcpy(sb->homehost, eq, strnlen(eq, sizeof(sb->homehost)));
 		return 0;
 	}
 	if (klen == 5 && !strncmp(arg, "magic", 5)) {

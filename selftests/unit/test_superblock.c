@@ -265,8 +265,68 @@ static void test_bitmap_sb(struct stria_sb *sb)
 	sb->reserved[0] = 1;
 	seal(sb);
 	ret = check(sb, why, sizeof(why));
-	tap(ret == -EBADMSG && strstr(why, "offset 240"),
-	    "a nonzero byte 240, right after rebuild_partial, refused (%s)", why);
+	tap(ret == -EBADMSG && strstr(why, "offset 304"),
+	    "a nonzero byte 304, right after homehost, refused (%s)", why);
+}
+
+/* The home host at byte 240: behind its feature bit, checked like a name. */
+static void test_homehost(struct stria_sb *sb)
+{
+	char why[160];
+	int ret;
+
+	good_sb(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0 && stria_sb_no_host(sb),
+	    "a superblock without a home host (as before the field) passes");
+	strcpy(sb->homehost, "node-01.example.com");
+	sb->features_incompat |= stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_HOMEHOST);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0 && !stria_sb_no_host(sb), "a home host with its bit passes (%s)",
+	    ret ? why : "");
+	sb->features_incompat = 0;
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "home host"),
+	    "a home host without its bit is refused (%s)", why);
+	memset(sb->homehost, 0, sizeof(sb->homehost));
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_HOMEHOST);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "home host"),
+	    "the bit without a home host is refused (%s)", why);
+	memset(sb->homehost, 'a', sizeof(sb->homehost));
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "an unterminated home host (64 bytes) is refused (%s)", why);
+	memset(sb->homehost, 0, sizeof(sb->homehost));
+	strcpy(sb->homehost, "a\nSTRIA_VALID=true");
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a home host with a newline is refused (%s)", why);
+	memset(sb->homehost, 0, sizeof(sb->homehost));
+	strcpy(sb->homehost, "host\"$(x)");
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a home host with a quote and $( is refused (%s)", why);
+	memset(sb->homehost, 0, sizeof(sb->homehost));
+	strcpy(sb->homehost, "host");
+	sb->homehost[10] = 'x';
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "bytes after the home host's NUL are refused (%s)", why);
+	memset(sb->homehost, 0, sizeof(sb->homehost));
+	strcpy(sb->homehost, ".host");
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a home host starting with . is refused (%s)", why);
+	memset(sb->homehost, 'h', 63);
+	sb->homehost[63] = '\0';
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "a home host of 63 characters passes (%s)", ret ? why : "");
+	good_sb(sb);
 }
 
 /* degraded_events: only with a bitmap, a failed or rebuilding role, <= events */
@@ -480,6 +540,9 @@ static void test_hostile(struct stria_sb *sb)
 	strcpy(other.name, "other");
 	tap(!stria_sb_same_array(sb, &other), "a member of another name does not");
 	good_sb(&other);
+	strcpy(other.homehost, "other");
+	tap(!stria_sb_same_array(sb, &other), "a member of another home host does not");
+	good_sb(&other);
 	other.parity_layout = stria_cpu_le32(1);
 	tap(!stria_sb_same_array(sb, &other), "a member of another layout does not");
 	tap(stria_sb_geom(sb, &g) == 0 && g.member_sectors == 522240 &&
@@ -501,7 +564,7 @@ int main(void)
 		F(rebuilding, 192), F(scrub_offset, 200), F(scrub_end, 208),
 		F(bitmap_offset, 216), F(bitmap_chunk, 220),
 		F(degraded_events, 224), F(rebuild_partial, 232),
-		F(reserved, 240), F(crc, 4092),
+		F(homehost, 240), F(reserved, 304), F(crc, 4092),
 	};
 	struct stria_sb *sb = malloc(sizeof(*sb));
 	char why[160];
@@ -745,6 +808,7 @@ int main(void)
 	test_degraded_events(sb);
 	test_rebuild_partial(sb);
 	test_hostile(sb);
+	test_homehost(sb);
 	test_bitmap_helpers();
 
 	tap(!strcmp(stria_parity_layout_name(5, 0), "left-asymmetric") &&

@@ -41,6 +41,7 @@
 #define STRIA_FEAT_READD	(1ULL << 8)	/* OP_ADD of a former member: partial rebuild */
 #define STRIA_FEAT_REPLACE	(1ULL << 9)	/* STRIA_IOC_MEMBER: OP_REPLACE */
 #define STRIA_FEAT_RUN		(1ULL << 10)	/* ASSEMBLE: STRIA_ARRAY_F_RUN */
+#define STRIA_FEAT_HOMEHOST	(1ULL << 11)	/* homehost in CREATE, ASSEMBLE and QUERY */
 
 #define STRIA_VERSION_LEN	32
 
@@ -72,6 +73,7 @@ struct stria_ioc_info {
 #define STRIA_IOC_INFO		_IOWR(STRIA_IOC_MAGIC, 0x00, struct stria_ioc_info)
 
 #define STRIA_NAME_LEN		32	/* array name with its NUL */
+#define STRIA_HOST_LEN		64	/* home host with its NUL */
 #define STRIA_UUID_LEN		16
 #define STRIA_MSG_LEN		128	/* human-readable reason for a failure */
 #define STRIA_MAX_MEMBERS	64
@@ -139,6 +141,11 @@ struct stria_ioc_info {
  *	the flag is refused there too) and for assemble. Out (create): the
  *	region size used, 0 for none.
  * @reserved: in: must be zero
+ * @homehost: (STRIA_FEAT_HOMEHOST) in (create): the host the array
+ *	belongs to, recorded in its superblocks: 1 to 63 characters from
+ *	[A-Za-z0-9._-] (not starting with . or -), NUL-padded; all zero for
+ *	none. Assemble: in: zero; out: the host the superblocks record, or
+ *	empty.
  */
 struct stria_ioc_array {
 	__u32 size;
@@ -156,6 +163,7 @@ struct stria_ioc_array {
 	__u32 layout;
 	__u32 bitmap_chunk;
 	__u64 reserved[7];
+	char homehost[STRIA_HOST_LEN];
 };
 
 /*
@@ -289,6 +297,8 @@ struct stria_ioc_member {
  *	bitmap; 0 when the array has none
  * @bitmap_dirty: out: regions whose bit is set on the members now
  * @reserved: in: must be zero
+ * @homehost: (STRIA_FEAT_HOMEHOST) out: the host the superblocks record,
+ *	empty for none; in: must be zero
  */
 struct stria_ioc_query {
 	__u32 size;
@@ -325,6 +335,7 @@ struct stria_ioc_query {
 	__u32 bitmap_chunk;
 	__u32 bitmap_dirty;
 	__u64 reserved[1];
+	char homehost[STRIA_HOST_LEN];
 };
 
 /* stria_ioc_member_op.op */

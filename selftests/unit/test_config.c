@@ -166,7 +166,7 @@ static void test_errors(void)
 	refused("HOMEHOST\n",
 		"stria.conf:1: HOMEHOST takes one word: <system>, <none>, <ignore> or a host name");
 	refused("HOMEHOST bad_host\n",
-		"stria.conf:1: HOMEHOST 'bad_host' is not a host name (1 to 64 of A-Z a-z 0-9 . -)");
+		"stria.conf:1: HOMEHOST 'bad_host' is not a host name (1 to 63 of A-Z a-z 0-9 . -)");
 	refused("AUTO\n",
 		"stria.conf:1: AUTO needs at least one of yes, no, +all, -all, +homehost, -homehost, +NAME, -NAME");
 	refused("AUTO +a/b\n",
@@ -231,6 +231,114 @@ static void test_files(void)
 	unlink(path);
 }
 
+/* conf_homehost(): --homehost over HOMEHOST over the system's name. */
+static void test_homehost(void)
+{
+	char host[CONF_HOST_LEN], long_name[80];
+	struct stria_conf c;
+
+	tap(!parse("", &c) &&
+	    conf_homehost(&c, NULL, "alpha", host, err, sizeof(err)) ==
+	    CONF_HOMEHOST_NAME && !strcmp(host, "alpha"),
+	    "no HOMEHOST: the system's name");
+	tap(conf_homehost(&c, "beta", "alpha", host, err, sizeof(err)) ==
+	    CONF_HOMEHOST_NAME && !strcmp(host, "beta"),
+	    "--homehost NAME wins over the system's name");
+	tap(conf_homehost(&c, NULL, "(none)", host, err, sizeof(err)) ==
+	    CONF_HOMEHOST_NONE && conf_homehost(&c, NULL, "", host, err, sizeof(err)) ==
+	    CONF_HOMEHOST_NONE, "a system without a name (an initramfs): no host");
+	tap(conf_homehost(&c, "<none>", "alpha", host, err, sizeof(err)) ==
+	    CONF_HOMEHOST_NONE && !host[0], "--homehost <none>: no host");
+	memset(long_name, 'a', 64);
+	long_name[64] = '\0';
+	tap(conf_homehost(&c, NULL, long_name, host, err, sizeof(err)) == -1 &&
+	    strstr(err, "this host's name") && strstr(err, "--homehost"),
+	    "a 64-character system name is refused, saying what to do (%s)", err);
+	tap(conf_homehost(&c, "a\nb", "alpha", host, err, sizeof(err)) == -1 &&
+	    strstr(err, "--homehost 'a"), "--homehost with a newline is refused");
+	tap(conf_homehost(&c, "-x", "alpha", host, err, sizeof(err)) == -1,
+	    "--homehost starting with - is refused");
+	conf_free(&c);
+	tap(!parse("HOMEHOST gamma.example.com\n", &c) &&
+	    conf_homehost(&c, NULL, "alpha", host, err, sizeof(err)) ==
+	    CONF_HOMEHOST_NAME && !strcmp(host, "gamma.example.com") &&
+	    conf_homehost(&c, "<system>", "alpha", host, err, sizeof(err)) ==
+	    CONF_HOMEHOST_NAME && !strcmp(host, "alpha"),
+	    "HOMEHOST NAME over the system's name, --homehost <system> over both");
+	conf_free(&c);
+	tap(!parse("HOMEHOST <ignore>\n", &c) &&
+	    conf_homehost(&c, NULL, "alpha", host, err, sizeof(err)) ==
+	    CONF_HOMEHOST_IGNORE, "HOMEHOST <ignore>");
+	conf_free(&c);
+}
+
+/* conf_policy() for @text with this host "alpha": 1 start, 0 not. */
+static int policy(const char *text, const char *name, const uint8_t *uuid,
+		  const char *sbhost, char *why, size_t len)
+{
+	struct conf_candidate cand = { name, uuid, sbhost };
+	char host[CONF_HOST_LEN];
+	struct stria_conf c;
+	int kind, ret;
+
+	if (parse(text, &c))
+		return -1;
+	kind = conf_homehost(&c, NULL, "alpha", host, err, sizeof(err));
+	ret = conf_policy(&c, &cand, kind, host, why, len);
+	conf_free(&c);
+	return ret;
+}
+
+static void test_policy(void)
+{
+	static const uint8_t u1[16] = { 0x0b, 0x1c, [15] = 0xfa };
+	static const uint8_t u2[16] = { 0x77 };
+	char why[512];
+
+	tap(policy("", "d", u1, "alpha", why, sizeof(why)) == 1,
+	    "no config: this host's array starts (%s)", why);
+	tap(policy("", "d", u1, "", why, sizeof(why)) == 1,
+	    "no config: an array that records no host starts (%s)", why);
+	tap(policy("", "d", u1, "beta", why, sizeof(why)) == 0 &&
+	    strstr(why, "created on host 'beta', this host is 'alpha'") &&
+	    strstr(why, "add 'ARRAY d uuid=0b1c0000-0000-0000-0000-0000000000fa' to stria.conf") &&
+	    strstr(why, "striactl assemble d DEV"),
+	    "no config: another host's array does not start, saying how to allow it (%s)", why);
+	tap(policy("ARRAY d uuid=0b1c00000000000000000000000000fa\n", "d", u1,
+		   "beta", why, sizeof(why)) == 1 && strstr(why, "stria.conf:1"),
+	    "an ARRAY line with its UUID allows another host's array");
+	tap(policy("ARRAY d\n", "d", u1, "beta", why, sizeof(why)) == 1,
+	    "an ARRAY line with its name only allows it");
+	tap(policy("ARRAY d uuid=77000000000000000000000000000000\n", "d", u1,
+		   "alpha", why, sizeof(why)) == 0 && strstr(why, "another UUID"),
+	    "an ARRAY line of that name with another UUID refuses it");
+	tap(policy("ARRAY x uuid=0b1c00000000000000000000000000fa\nAUTO -all\n",
+		   "d", u1, "beta", why, sizeof(why)) == 1,
+	    "ARRAY by UUID under another name, and before AUTO -all, allows it");
+	tap(policy("AUTO +all\n", "d", u1, "beta", why, sizeof(why)) == 1,
+	    "AUTO +all allows another host's array");
+	tap(policy("AUTO +d\n", "d", u1, "beta", why, sizeof(why)) == 1 &&
+	    policy("AUTO +d\n", "e", u2, "beta", why, sizeof(why)) == 0,
+	    "AUTO +NAME allows that array only");
+	tap(policy("AUTO +homehost -all\n", "d", u1, "alpha", why, sizeof(why)) == 1 &&
+	    policy("AUTO +homehost -all\n", "d", u1, "beta", why, sizeof(why)) == 0 &&
+	    strstr(why, "AUTO (stria.conf:1) does not allow"),
+	    "AUTO +homehost -all: this host's arrays only");
+	tap(policy("AUTO -all\n", "d", u1, "alpha", why, sizeof(why)) == 0,
+	    "AUTO -all: not even this host's array");
+	tap(policy("AUTO -homehost\n", "d", u1, "alpha", why, sizeof(why)) == 0 &&
+	    policy("AUTO -homehost\n", "d", u1, "beta", why, sizeof(why)) == 0,
+	    "AUTO -homehost: neither (another host's needs allowing anyway)");
+	tap(policy("HOMEHOST <ignore>\n", "d", u1, "beta", why, sizeof(why)) == 1,
+	    "HOMEHOST <ignore>: every array counts as this host's");
+	tap(policy("HOMEHOST <none>\n", "d", u1, "alpha", why, sizeof(why)) == 0 &&
+	    strstr(why, "HOMEHOST <none>") &&
+	    policy("HOMEHOST <none>\n", "d", u1, "", why, sizeof(why)) == 1,
+	    "HOMEHOST <none>: only arrays that record no host are this host's");
+	tap(policy("HOMEHOST beta\n", "d", u1, "beta", why, sizeof(why)) == 1,
+	    "HOMEHOST NAME: that name is this host");
+}
+
 int main(void)
 {
 	test_empty();
@@ -238,5 +346,7 @@ int main(void)
 	test_syntax();
 	test_errors();
 	test_files();
+	test_homehost();
+	test_policy();
 	return tap_exit_code();
 }

@@ -8,21 +8,77 @@
  * members by superblock for --scan and --incremental.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <syslog.h>
 #include <unistd.h>
 #include <linux/stria.h>
 
 #include "striactl.h"
+#include "config.h"
 #include "ondisk.h"
 #include "stripe_range.h"
 
 /* long options without a short form */
-enum { OPT_BITMAP_CHUNK = 256 };
+enum { OPT_BITMAP_CHUNK = 256, OPT_HOMEHOST, OPT_CONFIG };
+
+/*
+ * Read stria.conf: @path (--config) must exist; the default file may be
+ * missing (an empty configuration). A bad file is an error: nothing is
+ * done with a configuration only half understood.
+ */
+static int load_conf(struct ctx *c, const char *path, struct stria_conf *conf)
+{
+	char err[512];
+	int ret;
+
+	ret = conf_parse_file(path ? path : STRIA_CONF_PATH, conf, err,
+			      sizeof(err));
+	if (!ret || (ret == -ENOENT && !path))
+		return EXIT_OK;
+	err_msg(c, "%s; nothing was done", err);
+	return EXIT_FAIL;
+}
+
+/*
+ * This host's identity (conf_homehost()). Returns the CONF_HOMEHOST_* kind,
+ * or -1 after saying why.
+ */
+static int this_host(struct ctx *c, const struct stria_conf *conf,
+		     const char *opt, char *host)
+{
+	char sysname[HOST_NAME_MAX + 1] = "", err[512];
+	int kind;
+
+	if (gethostname(sysname, sizeof(sysname)))
+		sysname[0] = '\0';
+	sysname[HOST_NAME_MAX] = '\0';
+	kind = conf_homehost(conf, opt, sysname, host, err, sizeof(err));
+	if (kind < 0)
+		err_msg(c, "%s; nothing was done", err);
+	return kind;
+}
+
+/* Does the loaded module know STRIA_FEAT_@feat? 0 when it cannot be asked. */
+static int module_has(struct ctx *c, uint64_t feat)
+{
+	struct stria_ioc_info info;
+	int fd, ret;
+
+	fd = open_control(c);
+	if (fd < 0)
+		return 0;
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	ret = ioctl(fd, STRIA_IOC_INFO, &info);
+	close(fd);
+	return !ret && (info.features & feat);
+}
 
 /* Report a failed CREATE/ASSEMBLE: the module's reason, else errno. */
 static int report_array_error(struct ctx *c, const struct stria_ioc_array *req,
@@ -184,8 +240,12 @@ static void print_started(const struct stria_ioc_array *req, const char *verb)
 	char u[40];
 
 	uuid_fmt(req->uuid, u);
-	printf("%s /dev/stria%u: array '%s' (uuid %s)\n", verb, req->index,
-	       req->name, u);
+	if (req->homehost[0])
+		printf("%s /dev/stria%u: array '%s' (uuid %s, home host %.63s)\n",
+		       verb, req->index, req->name, u, req->homehost);
+	else
+		printf("%s /dev/stria%u: array '%s' (uuid %s)\n", verb,
+		       req->index, req->name, u);
 }
 
 int cmd_create(struct ctx *c, int argc, char **argv)
@@ -199,8 +259,13 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		{ "numa-node", required_argument, NULL, 'n' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "yes", no_argument, NULL, 'y' },
+		{ "homehost", required_argument, NULL, OPT_HOMEHOST },
+		{ "config", required_argument, NULL, OPT_CONFIG },
 		COMMON_LONGOPTS, { 0 }
 	};
+	const char *homehost = NULL, *config = NULL;
+	char host[CONF_HOST_LEN];
+	struct stria_conf conf;
 	struct stria_ioc_array req;
 	uint64_t chunk = 64 << 10, bm_chunk = 0, sz, min = ~0ULL, max = 0;
 	const char *level = NULL, *layout = NULL, *bitmap = NULL, *name;
@@ -245,6 +310,12 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 			break;
 		case 'y':
 			yes = 1;
+			break;
+		case OPT_HOMEHOST:
+			homehost = optarg;
+			break;
+		case OPT_CONFIG:
+			config = optarg;
 			break;
 		default:
 			ret = common_opt(c, opt);
@@ -320,6 +391,24 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	ret = check_module_level(c, lvl);
 	if (ret)
 		return ret;
+	/* the home host: --homehost, else HOMEHOST, else the host's name */
+	ret = load_conf(c, config, &conf);
+	if (ret)
+		return ret;
+	ret = this_host(c, &conf, homehost, host);
+	conf_free(&conf);
+	if (ret < 0)
+		return EXIT_USAGE;
+	if (ret != CONF_HOMEHOST_NAME)
+		host[0] = '\0';
+	if (host[0] && !module_has(c, STRIA_FEAT_HOMEHOST)) {
+		if (homehost) {
+			err_msg(c, "the loaded stria module predates home hosts (--homehost): load a newer one, or give --homehost '<none>'");
+			return EXIT_FAIL;
+		}
+		fprintf(stderr, "note: the loaded stria module predates home hosts: the array records none\n");
+		host[0] = '\0';
+	}
 
 	/* Show what would be overwritten; only --force or a "yes" goes on. */
 	for (i = 0; i < n; i++) {
@@ -363,6 +452,10 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	req.numa_node = node < 0 ? STRIA_NODE_AUTO : (uint32_t)node;
 	req.members = (uintptr_t)ptrs;
 	strncpy(req.name, name, sizeof(req.name) - 1);
+	memcpy(req.homehost, host, sizeof(req.homehost));
+	/* a module from before home hosts takes the request without them */
+	if (!host[0])
+		req.size = offsetof(struct stria_ioc_array, homehost);
 	ret = do_array_ioctl(c, STRIA_IOC_CREATE, &req);
 	free(ptrs);
 	req.msg[STRIA_MSG_LEN - 1] = '\0';
@@ -471,6 +564,7 @@ struct seen {
 struct found {
 	uint8_t uuid[STRIA_UUID_LEN];
 	char name[STRIA_NAME_LEN];
+	char homehost[STRIA_HOST_LEN];
 	uint32_t nr_members;
 	uint64_t events;	/* the highest seen */
 	uint64_t failed;	/* the failed roles that superblock records */
@@ -497,6 +591,7 @@ static void collect(const char *path, const struct stria_sb *sb, void *arg)
 			return;
 		memcpy(f->uuid, sb->array_uuid, STRIA_UUID_LEN);
 		memcpy(f->name, sb->name, STRIA_NAME_LEN);
+		memcpy(f->homehost, sb->homehost, STRIA_HOST_LEN);
 		f->nr_members = stria_le32(sb->nr_members);
 		f->next = *list;
 		*list = f;
@@ -637,12 +732,45 @@ static int array_running(int fd, const uint8_t *uuid)
 	return 0;
 }
 
+/* What assemble --scan and --incremental go by: stria.conf and the host. */
+struct policy {
+	struct stria_conf conf;
+	int kind;			/* CONF_HOMEHOST_* */
+	char host[CONF_HOST_LEN];
+};
+
+/*
+ * May @f start without an operator naming its members (conf_policy())?
+ * When not, says why and how to allow it: on stderr, and for udev's
+ * --incremental in the system log too, where nobody reads stderr.
+ */
+static int policy_allows(struct ctx *c, const struct policy *p,
+			 const struct found *f, int incremental)
+{
+	struct conf_candidate cand = { f->name, f->uuid, f->homehost };
+	char why[768];
+
+	if (conf_policy(&p->conf, &cand, p->kind, p->host, why, sizeof(why))) {
+		verbose_msg("array '%s': %s", f->name, why);
+		return 1;
+	}
+	err_msg(c, "array '%s' not started: %s", f->name, why);
+	if (incremental) {
+		openlog("striactl", LOG_PID, LOG_DAEMON);
+		syslog(LOG_NOTICE, "array '%s' not started: %s", f->name, why);
+		closelog();
+	}
+	return 0;
+}
+
 /*
  * --scan [ARRAY...], or --incremental @only_dev: assemble the arrays found
- * on block devices (those @want names, by name or UUID, when @nwant).
+ * on block devices (those @want names, by name or UUID, when @nwant) that
+ * the policy @p allows.
  */
-static int assemble_scan(struct ctx *c, const char *only_dev, uint32_t flags,
-			 char **want, int nwant)
+static int assemble_scan(struct ctx *c, const struct policy *p,
+			 const char *only_dev, uint32_t flags, char **want,
+			 int nwant)
 {
 	struct found *list = NULL, *f;
 	struct stria_sb sb;
@@ -690,6 +818,12 @@ static int assemble_scan(struct ctx *c, const char *only_dev, uint32_t flags,
 				printf("array '%s' is already running\n", f->name);
 			continue;
 		}
+		if (!policy_allows(c, p, f, only_dev != NULL)) {
+			/* refusing is the policy working; named, it failed */
+			if (nwant)
+				ret = EXIT_FAIL;
+			continue;
+		}
 		found_report_stale(f);
 		missing = found_missing(f);
 		for (have = 0, i = 0; i < f->nr_members; i++)
@@ -728,9 +862,12 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 		{ "incremental", required_argument, NULL, 'I' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "run", no_argument, NULL, 'R' },
+		{ "homehost", required_argument, NULL, OPT_HOMEHOST },
+		{ "config", required_argument, NULL, OPT_CONFIG },
 		COMMON_LONGOPTS, { 0 }
 	};
-	const char *incr = NULL;
+	const char *incr = NULL, *homehost = NULL, *config = NULL;
+	struct policy p;
 	uint32_t flags = 0;
 	int opt, ret, scan = 0;
 
@@ -748,6 +885,12 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 		case 'I':
 			incr = optarg;
 			break;
+		case OPT_HOMEHOST:
+			homehost = optarg;
+			break;
+		case OPT_CONFIG:
+			config = optarg;
+			break;
 		default:
 			ret = common_opt(c, opt);
 			if (ret)
@@ -759,14 +902,25 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 	if (incr && flags)
 		return usage_error(c, "%s is not for --incremental: it waits for every member; start such an array with --scan or by hand",
 				   flags & STRIA_ARRAY_F_FORCE ? "--force" : "--run");
-	if (incr) {
-		if (optind != argc)
-			return usage_error(c, "unexpected argument '%s'", argv[optind]);
-		return assemble_scan(c, incr, flags, NULL, 0);
+	if (incr && optind != argc)
+		return usage_error(c, "unexpected argument '%s'", argv[optind]);
+	if (incr || scan) {
+		ret = load_conf(c, config, &p.conf);
+		if (ret)
+			return ret;
+		p.kind = this_host(c, &p.conf, homehost, p.host);
+		if (p.kind < 0) {
+			conf_free(&p.conf);
+			return EXIT_USAGE;
+		}
+		ret = assemble_scan(c, &p, incr, flags, incr ? NULL : argv + optind,
+				    incr ? 0 : argc - optind);
+		conf_free(&p.conf);
+		return ret;
 	}
-	if (scan)
-		return assemble_scan(c, NULL, flags, argv + optind,
-				     argc - optind);
+	if (homehost || config)
+		return usage_error(c, "%s is for --scan and --incremental: an array named with its members is started whatever its home host",
+				   homehost ? "--homehost" : "--config");
 	if (argc - optind < 1)
 		return usage_error(c, "missing array NAME");
 	if (!name_ok(argv[optind]))

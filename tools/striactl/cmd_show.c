@@ -106,7 +106,11 @@ int query_array(int fd, const char *name, uint32_t index, int next,
 		q->cpu_map = (uintptr_t)cpu_map;
 		q->cpu_map_cap = cpu_cap;
 	}
-	return ioctl(fd, STRIA_IOC_QUERY, q) ? errno : 0;
+	if (ioctl(fd, STRIA_IOC_QUERY, q))
+		return errno;
+	q->name[sizeof(q->name) - 1] = '\0';
+	q->homehost[sizeof(q->homehost) - 1] = '\0';
+	return 0;
 }
 
 void member_devname(uint32_t major, uint32_t minor, char *buf, size_t len)
@@ -260,6 +264,10 @@ static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
 	snprintf(dev, sizeof(dev), "/dev/stria%u", q->index);
 	out_str(o, "device", dev);
 	out_str(o, "name", q->name);
+	if (q->size >= QUERY_SIZE_HOMEHOST && q->homehost[0])
+		out_str(o, "homehost", q->homehost);
+	else
+		out_null(o, "homehost");
 	out_uuid(o, "uuid", q->uuid);
 	out_u64(o, "level", q->level);
 	out_str(o, "layout", query_layout_name(q));
@@ -775,6 +783,11 @@ int cmd_examine(struct ctx *c, int argc, char **argv)
 	memcpy(name, sb.name, STRIA_SB_NAME_LEN);
 	name[STRIA_SB_NAME_LEN] = '\0';
 	out_str(o, "name", name);
+	/* stria_sb_check() held it to stria_host_valid(), NUL included */
+	if (stria_sb_no_host(&sb))
+		out_null(o, "homehost");
+	else
+		out_str(o, "homehost", sb.homehost);
 	out_uuid(o, "uuid", sb.array_uuid);
 	out_uuid(o, "member_uuid", sb.member_uuid);
 	out_u64(o, "format", stria_le32(sb.format));

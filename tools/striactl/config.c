@@ -628,8 +628,8 @@ const struct conf_array *conf_find_array(const struct stria_conf *conf,
 	return NULL;
 }
 
-int conf_auto_allows(const struct stria_conf *conf, const char *name,
-		     int homehost)
+const struct conf_auto_rule *conf_auto_match(const struct stria_conf *conf,
+					     const char *name, int homehost)
 {
 	size_t i;
 
@@ -639,7 +639,125 @@ int conf_auto_allows(const struct stria_conf *conf, const char *name,
 		if (r->what == CONF_AUTO_ALL ||
 		    (r->what == CONF_AUTO_HOMEHOST && homehost) ||
 		    (r->what == CONF_AUTO_NAME && !strcmp(r->name, name)))
-			return r->allow;
+			return r;
 	}
-	return 1;
+	return NULL;
+}
+
+int conf_auto_allows(const struct stria_conf *conf, const char *name,
+		     int homehost)
+{
+	const struct conf_auto_rule *r = conf_auto_match(conf, name, homehost);
+
+	return r ? r->allow : 1;
+}
+
+int conf_homehost(const struct stria_conf *conf, const char *opt,
+		  const char *sysname, char *host, char *err, size_t errlen)
+{
+	int kind = conf->homehost_kind;
+	char buf[CONF_HOST_LEN];
+	const char *name = NULL;
+
+	host[0] = '\0';
+	if (opt) {
+		if (!strcasecmp(opt, "<system>"))
+			kind = CONF_HOMEHOST_SYSTEM;
+		else if (!strcasecmp(opt, "<none>"))
+			kind = CONF_HOMEHOST_NONE;
+		else if (!strcasecmp(opt, "<ignore>"))
+			kind = CONF_HOMEHOST_IGNORE;
+		else
+			kind = CONF_HOMEHOST_NAME;
+		if (kind == CONF_HOMEHOST_NAME)
+			name = opt;
+	} else if (kind == CONF_HOMEHOST_NAME) {
+		name = conf->homehost;
+	}
+	if (kind == CONF_HOMEHOST_NONE || kind == CONF_HOMEHOST_IGNORE)
+		return kind;
+	if (!name) {
+		/* a system without a name (an initramfs): no identity */
+		if (!sysname[0] || !strcmp(sysname, "(none)"))
+			return CONF_HOMEHOST_NONE;
+		name = sysname;
+	}
+	memset(buf, 0, sizeof(buf));
+	if (strlen(name) < sizeof(buf))
+		memcpy(buf, name, strlen(name));
+	if (strlen(name) >= sizeof(buf) || !stria_host_valid(buf)) {
+		snprintf(err, errlen, "%s '%s' cannot be recorded as a home host (1 to %d of A-Z a-z 0-9 . _ -, not starting with . or -): give --homehost NAME or <none>, or set HOMEHOST in %s",
+			 opt ? "--homehost" : name == sysname ? "this host's name" :
+			 "HOMEHOST", name, CONF_HOST_LEN - 1,
+			 conf->path ? conf->path : STRIA_CONF_PATH);
+		return -1;
+	}
+	memcpy(host, buf, sizeof(buf));
+	return CONF_HOMEHOST_NAME;
+}
+
+static void fmt_uuid(const uint8_t *u, char *out)
+{
+	static const int dash[16] = { [4] = 1, [6] = 1, [8] = 1, [10] = 1 };
+	int i;
+
+	for (i = 0; i < 16; i++)
+		out += sprintf(out, "%s%02x", dash[i] ? "-" : "", u[i]);
+}
+
+int conf_policy(const struct stria_conf *conf, const struct conf_candidate *cand,
+		int kind, const char *host, char *why, size_t len)
+{
+	const char *path = conf->path ? conf->path : STRIA_CONF_PATH;
+	const struct conf_auto_rule *r;
+	const struct conf_array *a;
+	char u[40], hosts[160];
+	int local;
+
+	fmt_uuid(cand->uuid, u);
+	a = conf_find_array(conf, NULL, cand->uuid);
+	if (a) {
+		snprintf(why, len, "listed in %s:%d", path, a->line);
+		return 1;
+	}
+	a = conf_find_array(conf, cand->name, NULL);
+	if (a && !a->has_uuid) {
+		snprintf(why, len, "listed by name in %s:%d", path, a->line);
+		return 1;
+	}
+	if (a) {
+		snprintf(why, len, "%s:%d names an array '%s' with another UUID; these members are of uuid %s, a different array of the same name: not started automatically ('striactl assemble %s DEV...' starts it by hand)",
+			 path, a->line, cand->name, u, cand->name);
+		return 0;
+	}
+	local = kind == CONF_HOMEHOST_IGNORE || !cand->homehost[0] ||
+		(kind == CONF_HOMEHOST_NAME && !strcmp(cand->homehost, host));
+	if (!cand->homehost[0])
+		snprintf(hosts, sizeof(hosts), "it records no home host");
+	else if (kind == CONF_HOMEHOST_NAME)
+		snprintf(hosts, sizeof(hosts), "created on host '%s', this host is '%s'",
+			 cand->homehost, host);
+	else
+		snprintf(hosts, sizeof(hosts), "created on host '%s', this host has %s",
+			 cand->homehost, kind == CONF_HOMEHOST_IGNORE ?
+			 "HOMEHOST <ignore>" : "no home host (HOMEHOST <none>)");
+	r = conf_auto_match(conf, cand->name, local);
+	if (r && r->allow) {
+		snprintf(why, len, "%s; allowed by AUTO (%s:%d)", hosts, path,
+			 conf->auto_line);
+		return 1;
+	}
+	if (r) {
+		snprintf(why, len, "%s; AUTO (%s:%d) does not allow it to start automatically: to allow it, add 'ARRAY %s uuid=%s' to %s, or start it by hand with 'striactl assemble %s DEV...'",
+			 hosts, path, conf->auto_line, cand->name, u, path,
+			 cand->name);
+		return 0;
+	}
+	if (local) {
+		snprintf(why, len, "%s", hosts);
+		return 1;
+	}
+	snprintf(why, len, "%s: another host's array is not started automatically; to allow it, add 'ARRAY %s uuid=%s' to %s (or AUTO +%s, or +all), or start it by hand with 'striactl assemble %s DEV...'",
+		 hosts, cand->name, u, path, cand->name, cand->name);
+	return 0;
 }

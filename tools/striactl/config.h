@@ -31,7 +31,7 @@
 #define STRIA_CONF_PATH		"/etc/stria/stria.conf"
 
 #define CONF_NAME_LEN		32	/* array names, as STRIA_NAME_LEN */
-#define CONF_HOST_LEN		65	/* a host name and its NUL */
+#define CONF_HOST_LEN		64	/* a host name and its NUL, as STRIA_HOST_LEN */
 
 /**
  * struct conf_array - an ARRAY line: an array this system knows
@@ -142,6 +142,43 @@ const struct conf_array *conf_find_array(const struct stria_conf *conf,
  */
 int conf_auto_allows(const struct stria_conf *conf, const char *name,
 		     int homehost);
+/* The AUTO word that decides for @name, as conf_auto_allows(); or NULL. */
+const struct conf_auto_rule *conf_auto_match(const struct stria_conf *conf,
+					     const char *name, int homehost);
+
+/*
+ * This host's identity, for create and for the policy: @opt (--homehost:
+ * a name, <system>, <none> or <ignore>; NULL when not given), else the
+ * HOMEHOST line, else <system>; <system> is @sysname (gethostname()), and
+ * <none> when that is empty or "(none)" (the kernel's name for no name, as
+ * in an initramfs: its hook writes the HOMEHOST line for that reason).
+ * Fills @host (CONF_HOST_LEN bytes, empty unless CONF_HOMEHOST_NAME) and
+ * returns the kind: CONF_HOMEHOST_NAME, _NONE or _IGNORE. Returns -1 with
+ * @err filled when the name is no valid host name (@opt's or @sysname's).
+ */
+int conf_homehost(const struct stria_conf *conf, const char *opt,
+		  const char *sysname, char *host, char *err, size_t errlen);
+
+/* An array found on disk, as conf_policy() judges it. */
+struct conf_candidate {
+	const char *name;	/* its name */
+	const uint8_t *uuid;	/* its UUID (16 bytes) */
+	const char *homehost;	/* the host its superblocks record, "" none */
+};
+
+/*
+ * May @cand be started automatically (assemble --scan, --incremental)?
+ * In order: an ARRAY line with its UUID (or, without uuid=, its name)
+ * allows it, one with its name but another UUID refuses it; then AUTO's
+ * first matching word decides, "homehost" matching an array local to
+ * this host (@kind and @host from conf_homehost(): it records no host,
+ * or this one, or the kind is <ignore>); with no word matching, a local
+ * array starts and another host's does not. Returns 1 to start, 0 not,
+ * with @why (for the log: what decided, and how to allow it) filled
+ * either way.
+ */
+int conf_policy(const struct stria_conf *conf, const struct conf_candidate *cand,
+		int kind, const char *host, char *why, size_t len);
 /* Is @addr a mail address MAILADDR and --mail take? */
 int conf_mailaddr_valid(const char *addr);
 /* Parse a UUID (32 hex digits; '-' and ':' anywhere are skipped). 0 or -1. */

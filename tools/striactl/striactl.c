@@ -348,7 +348,7 @@ static int cmd_version(struct ctx *c, int argc, char **argv)
 
 static const struct command commands[] = {
 	{ "create", cmd_create,
-	  "NAME --level 0|5|6 [--layout LAYOUT] [--chunk SIZE] [--bitmap internal|none] [--bitmap-chunk SIZE] [--numa-node N] [--force] [--yes] DEV...",
+	  "NAME --level 0|5|6 [--layout LAYOUT] [--chunk SIZE] [--bitmap internal|none] [--bitmap-chunk SIZE] [--numa-node N] [--homehost NAME|<none>] [--config FILE] [--force] [--yes] DEV...",
 	  "Create array NAME from the member devices DEV... (RAID0 at least 2,\n"
 	  "RAID5 3, RAID6 4), in that order, and start it as /dev/striaN. A\n"
 	  "superblock is written at the start of every member; data starts 1 MiB\n"
@@ -370,15 +370,24 @@ static const struct command commands[] = {
 	  "                       needed for the bitmap to fit)\n"
 	  "  -n, --numa-node N    node for the array's queues and memory (default:\n"
 	  "                       the node most members are attached to)\n"
+	  "      --homehost NAME|<none>\n"
+	  "                       the host the array belongs to, recorded in its\n"
+	  "                       superblocks (default: HOMEHOST of stria.conf,\n"
+	  "                       else this host's name); another host's array is\n"
+	  "                       not started automatically; <none> records none\n"
+	  "      --config FILE    read FILE instead of /etc/stria/stria.conf\n"
 	  "  -f, --force          overwrite devices that hold another superblock or\n"
 	  "                       file system (it is shown first)\n"
 	  "  -y, --yes            do not ask, refuse instead of prompting", 0 },
 	{ "assemble", cmd_assemble,
-	  "[--run] [--force] NAME DEV... | --scan [ARRAY...] | --incremental DEV",
+	  "[--run] [--force] NAME DEV... | [--config FILE] [--homehost NAME] --scan [ARRAY...] | --incremental DEV",
 	  "Start an existing array from its members' superblocks.\n\n"
-	  "  NAME DEV...          the members of array NAME, in any order\n"
-	  "  -s, --scan           every complete array found on any block device;\n"
-	  "                       with ARRAY... only those, by name or UUID\n"
+	  "  NAME DEV...          the members of array NAME, in any order, whatever\n"
+	  "                       host it belongs to\n"
+	  "  -s, --scan           every complete array found on any block device\n"
+	  "                       that stria.conf allows (ARRAY lines, AUTO; another\n"
+	  "                       host's array only when they name it); with\n"
+	  "                       ARRAY... only those, by name or UUID\n"
 	  "  -R, --run            start an array with members missing too, if its\n"
 	  "                       level tolerates that (RAID5: 1, RAID6: 2): it\n"
 	  "                       runs degraded, and its superblocks record the\n"
@@ -390,7 +399,11 @@ static const struct command commands[] = {
 	  "                       writes were cut short)\n"
 	  "  -I, --incremental DEV\n"
 	  "                       DEV just appeared (udev): start its array once\n"
-	  "                       every member is present; exits 0 while waiting", 0 },
+	  "                       every member is present, if stria.conf allows it\n"
+	  "                       as for --scan; exits 0 while waiting or refusing\n"
+	  "      --config FILE    read FILE instead of /etc/stria/stria.conf\n"
+	  "      --homehost NAME  take NAME as this host's name (or <system>,\n"
+	  "                       <none>, <ignore>; default: HOMEHOST of stria.conf)", 0 },
 	{ "stop", cmd_stop, "NAME|/dev/striaN",
 	  "Stop a running array. Refused while it is open or mounted. Its\n"
 	  "superblocks are marked clean.", 0 },

@@ -138,6 +138,9 @@ void human_summary(FILE *f, const struct stria_ioc_query *q,
 	(offsetof(struct stria_ioc_query, reserved) + \
 	 sizeof(((struct stria_ioc_query *)0)->reserved))
 
+/* A query the module filled up to and with the home host. */
+#define QUERY_SIZE_HOMEHOST	sizeof(struct stria_ioc_query)
+
 /* Options every command takes; append to a command's option table. */
 #define COMMON_LONGOPTS \
 	{ "output", required_argument, NULL, 'o' }, \

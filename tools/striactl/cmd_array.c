@@ -939,38 +939,93 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 			      argv + optind + 1, 0, flags);
 }
 
-int cmd_stop(struct ctx *c, int argc, char **argv)
+/* STRIA_IOC_STOP of array @name (or index @index); errno or 0. */
+static int stop_one(int fd, const char *name, uint32_t index, char *msg)
 {
 	struct stria_ioc_stop req;
-	char name[STRIA_NAME_LEN] = "";
-	uint32_t index = 0;
-	int fd, ret, err;
+	int ret;
 
-	ret = parse_common_only(c, argc, argv);
-	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
-	if (argc - optind != 1)
-		return usage_error(c, "give one array: NAME or /dev/striaN");
-	if (resolve_array(argv[optind], name, &index))
-		return usage_error(c, "'%s' is not an array name or /dev/striaN",
-				   argv[optind]);
 	memset(&req, 0, sizeof(req));
 	req.size = sizeof(req);
 	req.index = index;
 	memcpy(req.name, name, sizeof(req.name));
+	ret = ioctl(fd, STRIA_IOC_STOP, &req) ? errno : 0;
+	memcpy(msg, req.msg, STRIA_MSG_LEN);
+	msg[STRIA_MSG_LEN - 1] = '\0';
+	return ret;
+}
+
+/*
+ * stop --scan, as at shutdown: every running array not in use. One in use
+ * (a mounted file system, LVM, the root) stays: the module marks it clean
+ * at reboot and power off. Exit 1 only when a stop fails otherwise.
+ */
+static int stop_scan(struct ctx *c, int fd)
+{
+	struct stria_ioc_query q;
+	char msg[STRIA_MSG_LEN];
+	uint32_t idx = 0;
+	int ret = EXIT_OK, err;
+
+	while (!query_array(fd, NULL, idx, 1, &q, NULL, NULL, 0)) {
+		idx = q.index + 1;
+		err = stop_one(fd, q.name, q.index, msg);
+		if (!err)
+			printf("stopped %s (/dev/stria%u)\n", q.name, q.index);
+		else if (err == EBUSY)
+			printf("%s (/dev/stria%u) is in use (mounted or held): left running; the module marks it clean at reboot and power off\n",
+			       q.name, q.index);
+		else if (err != ENOENT) {
+			err_msg(c, "%s: %s", q.name, msg[0] ? msg : strerror(err));
+			ret = EXIT_FAIL;
+		}
+	}
+	return ret;
+}
+
+int cmd_stop(struct ctx *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "scan", no_argument, NULL, 's' },
+		COMMON_LONGOPTS, { 0 }
+	};
+	char name[STRIA_NAME_LEN] = "", msg[STRIA_MSG_LEN];
+	uint32_t index = 0;
+	int fd, opt, ret, err, scan = 0;
+
+	while ((opt = getopt_long(argc, argv, "s" COMMON_SHORTOPTS, longopts,
+				  NULL)) != -1) {
+		if (opt == 's') {
+			scan = 1;
+			continue;
+		}
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret < 0 ? EXIT_OK : ret;
+	}
+	if (scan && argc != optind)
+		return usage_error(c, "--scan stops every array not in use: no NAME");
+	if (!scan && argc - optind != 1)
+		return usage_error(c, "give one array: NAME or /dev/striaN (or --scan)");
+	if (!scan && resolve_array(argv[optind], name, &index))
+		return usage_error(c, "'%s' is not an array name or /dev/striaN",
+				   argv[optind]);
 	fd = open_control(c);
 	if (fd < 0)
 		return -fd;
-	ret = ioctl(fd, STRIA_IOC_STOP, &req);
-	err = errno;
+	if (scan) {
+		ret = stop_scan(c, fd);
+		close(fd);
+		return ret;
+	}
+	err = stop_one(fd, name, index, msg);
 	close(fd);
-	if (!ret) {
+	if (!err) {
 		printf("stopped %s\n", argv[optind]);
 		return EXIT_OK;
 	}
-	req.msg[STRIA_MSG_LEN - 1] = '\0';
-	if (req.msg[0])
-		err_msg(c, "%s", req.msg);
+	if (msg[0])
+		err_msg(c, "%s", msg);
 	else
 		err_msg(c, "%s: %s", argv[optind], strerror(err));
 	return err == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;

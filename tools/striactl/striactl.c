@@ -404,9 +404,12 @@ static const struct command commands[] = {
 	  "      --config FILE    read FILE instead of /etc/stria/stria.conf\n"
 	  "      --homehost NAME  take NAME as this host's name (or <system>,\n"
 	  "                       <none>, <ignore>; default: HOMEHOST of stria.conf)", 0 },
-	{ "stop", cmd_stop, "NAME|/dev/striaN",
+	{ "stop", cmd_stop, "NAME|/dev/striaN | --scan",
 	  "Stop a running array. Refused while it is open or mounted. Its\n"
-	  "superblocks are marked clean.", 0 },
+	  "superblocks are marked clean.\n\n"
+	  "  -s, --scan           every running array not in use, as at shutdown\n"
+	  "                       (stria-shutdown.service); one in use is left\n"
+	  "                       running, the module marks it clean at reboot", 0 },
 	{ "fail", cmd_fail, "NAME|/dev/striaN DEV [--force]",
 	  "Mark member DEV of a running array failed, as if it had failed I/O:\n"
 	  "the array stops using it and the other members' superblocks record\n"

@@ -35,7 +35,8 @@ def installed(tmp_path: Path) -> Path:
 def test_units_are_there() -> None:
     assert {u.name for u in UNITS} == {
         "stria-last-resort@.service", "stria-last-resort@.timer",
-        "stria-scrub.service", "stria-scrub.timer", "stria-monitor.service"}
+        "stria-scrub.service", "stria-scrub.timer", "stria-monitor.service",
+        "stria-shutdown.service"}
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None,
@@ -103,3 +104,17 @@ def test_scrub_is_monthly_and_spread() -> None:
     # the first Sunday of each month
     days = re.findall(r"Sun 2030-(\d\d)-0(\d) 01:00:00", p.stdout)
     assert [m for m, _ in days] == ["01", "02", "03"], p.stdout
+
+
+def test_shutdown_stops_arrays_after_the_file_systems() -> None:
+    """stria-shutdown.service does nothing until it is stopped, after the
+    local file systems are unmounted (it starts before local-fs-pre), and
+    every array pulls it in through udev."""
+    unit = (TOP / "systemd" / "stria-shutdown.service").read_text()
+    assert re.search(r"^ExecStop=/usr/sbin/striactl stop --scan$", unit, re.M)
+    assert not re.search(r"^ExecStart=", unit, re.M)
+    assert re.search(r"^RemainAfterExit=yes$", unit, re.M)
+    assert re.search(r"^Before=.*\blocal-fs-pre\.target\b", unit, re.M)
+    assert re.search(r"^Conflicts=shutdown\.target$", unit, re.M)
+    rules = (TOP / "udev" / "64-stria-assembly.rules").read_text()
+    assert 'ENV{DEVTYPE}=="disk", ENV{SYSTEMD_WANTS}+="stria-shutdown.service"' in rules

@@ -64,6 +64,22 @@ static int this_host(struct ctx *c, const struct stria_conf *conf,
 	return kind;
 }
 
+/* --homehost and --config, which create and assemble take. */
+struct host_opts {
+	const char *homehost;
+	const char *config;
+};
+
+/* Is @opt one of struct host_opts'? Then it is stored. */
+static int host_opt(int opt, struct host_opts *h)
+{
+	if (opt == OPT_HOMEHOST)
+		h->homehost = optarg;
+	else if (opt == OPT_CONFIG)
+		h->config = optarg;
+	return opt == OPT_HOMEHOST || opt == OPT_CONFIG;
+}
+
 /* Does the loaded module know STRIA_FEAT_@feat? 0 when it cannot be asked. */
 static int module_has(struct ctx *c, uint64_t feat)
 {
@@ -263,7 +279,7 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		COMMON_LONGOPTS, { 0 }
 	};
-	const char *homehost = NULL, *config = NULL;
+	struct host_opts ho = { NULL, NULL };
 	char host[CONF_HOST_LEN];
 	struct stria_conf conf;
 	struct stria_ioc_array req;
@@ -311,13 +327,9 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		case 'y':
 			yes = 1;
 			break;
-		case OPT_HOMEHOST:
-			homehost = optarg;
-			break;
-		case OPT_CONFIG:
-			config = optarg;
-			break;
 		default:
+			if (host_opt(opt, &ho))
+				break;
 			ret = common_opt(c, opt);
 			if (ret)
 				return ret < 0 ? EXIT_OK : ret;
@@ -392,17 +404,17 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	/* the home host: --homehost, else HOMEHOST, else the host's name */
-	ret = load_conf(c, config, &conf);
+	ret = load_conf(c, ho.config, &conf);
 	if (ret)
 		return ret;
-	ret = this_host(c, &conf, homehost, host);
+	ret = this_host(c, &conf, ho.homehost, host);
 	conf_free(&conf);
 	if (ret < 0)
 		return EXIT_USAGE;
 	if (ret != CONF_HOMEHOST_NAME)
 		host[0] = '\0';
 	if (host[0] && !module_has(c, STRIA_FEAT_HOMEHOST)) {
-		if (homehost) {
+		if (ho.homehost) {
 			err_msg(c, "the loaded stria module predates home hosts (--homehost): load a newer one, or give --homehost '<none>'");
 			return EXIT_FAIL;
 		}
@@ -866,7 +878,8 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		COMMON_LONGOPTS, { 0 }
 	};
-	const char *incr = NULL, *homehost = NULL, *config = NULL;
+	struct host_opts ho = { NULL, NULL };
+	const char *incr = NULL;
 	struct policy p;
 	uint32_t flags = 0;
 	int opt, ret, scan = 0;
@@ -885,13 +898,9 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 		case 'I':
 			incr = optarg;
 			break;
-		case OPT_HOMEHOST:
-			homehost = optarg;
-			break;
-		case OPT_CONFIG:
-			config = optarg;
-			break;
 		default:
+			if (host_opt(opt, &ho))
+				break;
 			ret = common_opt(c, opt);
 			if (ret)
 				return ret < 0 ? EXIT_OK : ret;
@@ -905,10 +914,10 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 	if (incr && optind != argc)
 		return usage_error(c, "unexpected argument '%s'", argv[optind]);
 	if (incr || scan) {
-		ret = load_conf(c, config, &p.conf);
+		ret = load_conf(c, ho.config, &p.conf);
 		if (ret)
 			return ret;
-		p.kind = this_host(c, &p.conf, homehost, p.host);
+		p.kind = this_host(c, &p.conf, ho.homehost, p.host);
 		if (p.kind < 0) {
 			conf_free(&p.conf);
 			return EXIT_USAGE;
@@ -918,9 +927,9 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 		conf_free(&p.conf);
 		return ret;
 	}
-	if (homehost || config)
+	if (ho.homehost || ho.config)
 		return usage_error(c, "%s is for --scan and --incremental: an array named with its members is started whatever its home host",
-				   homehost ? "--homehost" : "--config");
+				   ho.homehost ? "--homehost" : "--config");
 	if (argc - optind < 1)
 		return usage_error(c, "missing array NAME");
 	if (!name_ok(argv[optind]))
@@ -985,24 +994,13 @@ static int stop_scan(struct ctx *c, int fd)
 
 int cmd_stop(struct ctx *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "scan", no_argument, NULL, 's' },
-		COMMON_LONGOPTS, { 0 }
-	};
 	char name[STRIA_NAME_LEN] = "", msg[STRIA_MSG_LEN];
 	uint32_t index = 0;
-	int fd, opt, ret, err, scan = 0;
+	int fd, ret, err, scan;
 
-	while ((opt = getopt_long(argc, argv, "s" COMMON_SHORTOPTS, longopts,
-				  NULL)) != -1) {
-		if (opt == 's') {
-			scan = 1;
-			continue;
-		}
-		ret = common_opt(c, opt);
-		if (ret)
-			return ret < 0 ? EXIT_OK : ret;
-	}
+	ret = parse_scan_opt(c, argc, argv, &scan);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
 	if (scan && argc != optind)
 		return usage_error(c, "--scan stops every array not in use: no NAME");
 	if (!scan && argc - optind != 1)

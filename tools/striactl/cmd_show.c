@@ -610,25 +610,15 @@ static int detail_scan(struct ctx *c)
 
 int cmd_detail(struct ctx *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "scan", no_argument, NULL, 's' },
-		COMMON_LONGOPTS, { 0 }
-	};
 	struct stria_ioc_member members[STRIA_MAX_MEMBERS + STRIA_MAX_SPARES];
 	struct stria_ioc_query q;
 	struct out *o = &c->out;
 	uint32_t *cpu_map, cap = 4096, i;
-	int fd, ret, opt, scan = 0;
+	int fd, ret, scan;
 
-	while ((opt = getopt_long(argc, argv, "s" COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-		if (opt == 's') {
-			scan = 1;
-			continue;
-		}
-		ret = common_opt(c, opt);
-		if (ret)
-			return ret < 0 ? EXIT_OK : ret;
-	}
+	ret = parse_scan_opt(c, argc, argv, &scan);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
 	if (scan) {
 		if (c->fmt != OUT_NORMAL)
 			return usage_error(c, "--scan prints configuration lines: no -o or --export");

@@ -267,6 +267,32 @@ int parse_common_only(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The options of a command that takes --scan (-s) and the common ones:
+ * sets @scan. Returns as parse_common_only().
+ */
+int parse_scan_opt(struct ctx *c, int argc, char **argv, int *scan)
+{
+	static const struct option longopts[] = {
+		{ "scan", no_argument, NULL, 's' },
+		COMMON_LONGOPTS, { 0 }
+	};
+	int opt, ret;
+
+	*scan = 0;
+	while ((opt = getopt_long(argc, argv, "s" COMMON_SHORTOPTS, longopts,
+				  NULL)) != -1) {
+		if (opt == 's') {
+			*scan = 1;
+			continue;
+		}
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* stat @dev into @st and check that it is a block device; prints why not. */
 int stat_blockdev(struct ctx *c, const char *dev, struct stat *st)
 {

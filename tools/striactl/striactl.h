@@ -71,6 +71,7 @@ int common_opt(struct ctx *c, int opt);
 void print_cmd_help(const struct command *cmd, FILE *f);
 int open_control(struct ctx *c);
 int parse_common_only(struct ctx *c, int argc, char **argv);
+int parse_scan_opt(struct ctx *c, int argc, char **argv, int *scan);
 int parse_force_only(struct ctx *c, int argc, char **argv, int *force);
 int stat_blockdev(struct ctx *c, const char *dev, struct stat *st);
 int parse_size(const char *s, uint64_t *bytes);

@@ -200,15 +200,12 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 			return stria_refuse(req, "level, chunk, layout and bitmap come from the superblocks; pass 0");
 		if (req->name[0] && !stria_name_valid(req->name))
 			return stria_refuse(req, "invalid array name");
-		if (memchr_inv(req->homehost, 0, sizeof(req->homehost)))
-			return stria_refuse(req, "the home host comes from the superblocks; pass zero");
+		if (req->homehost)
+			return stria_refuse(req, "the home host comes from the superblocks; pass 0");
 		return 0;
 	}
 	if (!stria_name_valid(req->name))
 		return stria_refuse(req, "invalid array name: use 1 to 31 characters from A-Z a-z 0-9 . _ - (not starting with . or -)");
-	if (memchr_inv(req->homehost, 0, sizeof(req->homehost)) &&
-	    !stria_host_valid(req->homehost))
-		return stria_refuse(req, "invalid home host: use 1 to 63 characters from A-Z a-z 0-9 . _ - (not starting with . or -), or none");
 	if (stria_check_level(req))
 		return -EINVAL;
 	if (c & (c - 1) || !c)
@@ -263,6 +260,30 @@ fault:
 	return ERR_PTR(-EFAULT);
 }
 
+/*
+ * Create: the home host @req->homehost points to, into @host
+ * (STRIA_HOST_LEN bytes, NUL-padded, empty for none), held to
+ * stria_host_valid() as the superblocks will be.
+ */
+static int stria_copy_host(struct stria_ioc_array *req, char *host)
+{
+	char *p;
+
+	memset(host, 0, STRIA_HOST_LEN);
+	if (!req->homehost)
+		return 0;
+	p = strndup_user(u64_to_user_ptr(req->homehost), STRIA_HOST_LEN);
+	if (IS_ERR(p)) {
+		stria_refuse(req, "bad home host pointer, or a home host of 64 characters or more");
+		return PTR_ERR(p) == -EFAULT ? -EFAULT : -EINVAL;
+	}
+	strscpy(host, p, STRIA_HOST_LEN);
+	kfree(p);
+	if (!stria_host_valid(host))
+		return stria_refuse(req, "invalid home host: use 1 to 63 characters from A-Z a-z 0-9 . _ - (not starting with . or -), or none");
+	return 0;
+}
+
 static long stria_ioc_array(void __user *argp, bool assemble)
 {
 	struct stria_ioc_array *req;
@@ -279,6 +300,8 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 		goto out_free;
 	usize = req->size;
 	ret = stria_check_array_req(req, assemble);
+	if (!ret)
+		ret = stria_copy_host(req, spec.homehost);
 	if (ret)
 		goto out_copy_back;
 	req->err_member = STRIA_NO_MEMBER;
@@ -300,7 +323,6 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 	spec.node = req->numa_node == STRIA_NODE_AUTO ? NUMA_NO_NODE :
 		    (int)req->numa_node;
 	memcpy(spec.name, req->name, sizeof(spec.name));
-	memcpy(spec.homehost, req->homehost, sizeof(spec.homehost));
 	spec.msg = req->msg;
 	spec.err_member = STRIA_NO_MEMBER;
 
@@ -311,7 +333,6 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 		req->bitmap_chunk = stria_bitmap_chunk(a);
 		memcpy(req->uuid, a->uuid, sizeof(req->uuid));
 		memcpy(req->name, a->name, sizeof(req->name));
-		memcpy(req->homehost, a->homehost, sizeof(req->homehost));
 	}
 	mutex_unlock(&stria_arrays_lock);
 	req->err_member = spec.err_member;
@@ -419,7 +440,6 @@ static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 	q->index = a->index;
 	q->level = a->geom.level;
 	strscpy(q->name, a->name, sizeof(q->name));
-	memcpy(q->homehost, a->homehost, sizeof(q->homehost));
 	memcpy(q->uuid, a->uuid, sizeof(q->uuid));
 	q->chunk_sectors = 1U << a->geom.chunk_shift;
 	q->nr_members = a->nr_members;
@@ -476,8 +496,7 @@ static long stria_ioc_query(void __user *argp)
 		return ret;
 	usize = q.size;
 	if ((q.flags & ~STRIA_QUERY_F_NEXT) ||
-	    memchr_inv(q.reserved, 0, sizeof(q.reserved)) ||
-	    memchr_inv(q.homehost, 0, sizeof(q.homehost)))
+	    memchr_inv(q.reserved, 0, sizeof(q.reserved)))
 		return -EINVAL;
 	if (q.name[0] && !stria_name_valid(q.name))
 		return -EINVAL;

@@ -251,14 +251,16 @@ static void print_bitmap(struct ctx *c, const struct stria_ioc_array *req,
 	}
 }
 
-static void print_started(const struct stria_ioc_array *req, const char *verb)
+/* "created" or "assembled", and the home host when @host names one */
+static void print_started(const struct stria_ioc_array *req, const char *verb,
+			  const char *host)
 {
 	char u[40];
 
 	uuid_fmt(req->uuid, u);
-	if (req->homehost[0])
-		printf("%s /dev/stria%u: array '%s' (uuid %s, home host %.63s)\n",
-		       verb, req->index, req->name, u, req->homehost);
+	if (host && host[0])
+		printf("%s /dev/stria%u: array '%s' (uuid %s, home host %s)\n",
+		       verb, req->index, req->name, u, host);
 	else
 		printf("%s /dev/stria%u: array '%s' (uuid %s)\n", verb,
 		       req->index, req->name, u);
@@ -464,10 +466,8 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	req.numa_node = node < 0 ? STRIA_NODE_AUTO : (uint32_t)node;
 	req.members = (uintptr_t)ptrs;
 	strncpy(req.name, name, sizeof(req.name) - 1);
-	memcpy(req.homehost, host, sizeof(req.homehost));
-	/* a module from before home hosts takes the request without them */
-	if (!host[0])
-		req.size = offsetof(struct stria_ioc_array, homehost);
+	if (host[0])
+		req.homehost = (uintptr_t)host;
 	ret = do_array_ioctl(c, STRIA_IOC_CREATE, &req);
 	free(ptrs);
 	req.msg[STRIA_MSG_LEN - 1] = '\0';
@@ -477,7 +477,7 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		fprintf(stderr, "note: the loaded stria module may predate the write-intent bitmap (--bitmap, --bitmap-chunk): load a newer one\n");
 	if (ret)
 		return ret;
-	print_started(&req, "created");
+	print_started(&req, "created", host);
 	if (lvl)
 		print_bitmap(c, &req, bm_chunk);
 	if (max - min >= chunk) {
@@ -517,6 +517,7 @@ static void report_degraded(int fd, const struct stria_ioc_array *req)
 static int assemble_paths(struct ctx *c, const char *name, int n,
 			  char **paths, int quiet_exists, uint32_t flags)
 {
+	char host[STRIA_HOST_LEN];
 	struct stria_ioc_array req;
 	uint64_t *ptrs;
 	int i, fd, ret;
@@ -555,7 +556,8 @@ static int assemble_paths(struct ctx *c, const char *name, int n,
 			 strstr(req.msg, "unknown flags"))
 			fprintf(stderr, "note: the loaded stria module predates --run: load a newer one\n");
 	} else {
-		print_started(&req, "assembled");
+		array_homehost(req.index, host, sizeof(host));
+		print_started(&req, "assembled", host);
 		if (flags & STRIA_ARRAY_F_RUN)
 			report_degraded(fd, &req);
 	}

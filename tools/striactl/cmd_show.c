@@ -106,11 +106,32 @@ int query_array(int fd, const char *name, uint32_t index, int next,
 		q->cpu_map = (uintptr_t)cpu_map;
 		q->cpu_map_cap = cpu_cap;
 	}
-	if (ioctl(fd, STRIA_IOC_QUERY, q))
-		return errno;
-	q->name[sizeof(q->name) - 1] = '\0';
-	q->homehost[sizeof(q->homehost) - 1] = '\0';
-	return 0;
+	return ioctl(fd, STRIA_IOC_QUERY, q) ? errno : 0;
+}
+
+/*
+ * The home host of array striaN (sysfs stria/homehost, which the module
+ * held to stria_host_valid()) into @buf; empty when it records none, or
+ * for a module from before home hosts.
+ */
+void array_homehost(uint32_t index, char *buf, size_t len)
+{
+	char path[64];
+	size_t n = 0;
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/block/stria%u/stria/homehost", index);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		n = strcspn(buf, "\n");
+	buf[n] = '\0';
+	fclose(f);
+	for (; n; n--)
+		if (!stria_name_char_ok(buf[n - 1]))
+			buf[0] = '\0';
 }
 
 void member_devname(uint32_t major, uint32_t minor, char *buf, size_t len)
@@ -264,8 +285,9 @@ static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
 	snprintf(dev, sizeof(dev), "/dev/stria%u", q->index);
 	out_str(o, "device", dev);
 	out_str(o, "name", q->name);
-	if (q->size >= QUERY_SIZE_HOMEHOST && q->homehost[0])
-		out_str(o, "homehost", q->homehost);
+	array_homehost(q->index, buf, sizeof(buf));
+	if (buf[0])
+		out_str(o, "homehost", buf);
 	else
 		out_null(o, "homehost");
 	out_uuid(o, "uuid", q->uuid);

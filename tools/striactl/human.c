@@ -213,10 +213,10 @@ void human_array(FILE *f, const struct stria_ioc_query *q,
 	fprintf(f, "/dev/stria%u (%s)\n", q->index, q->name);
 	uuid_fmt(q->uuid, uuid);
 	field(f, "UUID", "%s", uuid);
-	if (detail)
-		field(f, "Home host", "%.63s",
-		      q->size >= QUERY_SIZE_HOMEHOST && q->homehost[0] ?
-		      q->homehost : "none");
+	if (detail) {
+		array_homehost(q->index, buf, sizeof(buf));
+		field(f, "Home host", "%s", buf[0] ? buf : "none");
+	}
 	level_text(q, buf, sizeof(buf));
 	field(f, "Level", "%s", buf);
 	fmt_size(q->array_sectors << 9, size, sizeof(size));

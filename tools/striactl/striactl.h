@@ -72,6 +72,7 @@ void print_cmd_help(const struct command *cmd, FILE *f);
 int open_control(struct ctx *c);
 int parse_common_only(struct ctx *c, int argc, char **argv);
 int parse_scan_opt(struct ctx *c, int argc, char **argv, int *scan);
+void array_homehost(uint32_t index, char *buf, size_t len);
 int parse_force_only(struct ctx *c, int argc, char **argv, int *force);
 int stat_blockdev(struct ctx *c, const char *dev, struct stat *st);
 int parse_size(const char *s, uint64_t *bytes);
@@ -138,9 +139,6 @@ void human_summary(FILE *f, const struct stria_ioc_query *q,
 #define QUERY_SIZE_BITMAP \
 	(offsetof(struct stria_ioc_query, reserved) + \
 	 sizeof(((struct stria_ioc_query *)0)->reserved))
-
-/* A query the module filled up to and with the home host. */
-#define QUERY_SIZE_HOMEHOST	sizeof(struct stria_ioc_query)
 
 /* Options every command takes; append to a command's option table. */
 #define COMMON_LONGOPTS \

@@ -41,7 +41,7 @@
 #define STRIA_FEAT_READD	(1ULL << 8)	/* OP_ADD of a former member: partial rebuild */
 #define STRIA_FEAT_REPLACE	(1ULL << 9)	/* STRIA_IOC_MEMBER: OP_REPLACE */
 #define STRIA_FEAT_RUN		(1ULL << 10)	/* ASSEMBLE: STRIA_ARRAY_F_RUN */
-#define STRIA_FEAT_HOMEHOST	(1ULL << 11)	/* homehost in CREATE, ASSEMBLE and QUERY */
+#define STRIA_FEAT_HOMEHOST	(1ULL << 11)	/* CREATE: homehost */
 
 #define STRIA_VERSION_LEN	32
 
@@ -140,12 +140,13 @@ struct stria_ioc_info {
  *	data area). Zero with STRIA_ARRAY_F_NO_BITMAP, on RAID0 (no bitmap;
  *	the flag is refused there too) and for assemble. Out (create): the
  *	region size used, 0 for none.
+ * @homehost: (STRIA_FEAT_HOMEHOST) in (create): user pointer to the
+ *	host the array belongs to, recorded in its superblocks: a
+ *	NUL-terminated string of 1 to 63 characters from [A-Za-z0-9._-] (not
+ *	starting with . or -); 0 for none. Zero for assemble (the home host
+ *	comes from the superblocks; sysfs stria/homehost shows it). A
+ *	pointer, so that the structure and its ioctl number stay as they were
  * @reserved: in: must be zero
- * @homehost: (STRIA_FEAT_HOMEHOST) in (create): the host the array
- *	belongs to, recorded in its superblocks: 1 to 63 characters from
- *	[A-Za-z0-9._-] (not starting with . or -), NUL-padded; all zero for
- *	none. Assemble: in: zero; out: the host the superblocks record, or
- *	empty.
  */
 struct stria_ioc_array {
 	__u32 size;
@@ -162,8 +163,8 @@ struct stria_ioc_array {
 	char msg[STRIA_MSG_LEN];
 	__u32 layout;
 	__u32 bitmap_chunk;
-	__u64 reserved[7];
-	char homehost[STRIA_HOST_LEN];
+	__u64 homehost;
+	__u64 reserved[6];
 };
 
 /*
@@ -297,8 +298,6 @@ struct stria_ioc_member {
  *	bitmap; 0 when the array has none
  * @bitmap_dirty: out: regions whose bit is set on the members now
  * @reserved: in: must be zero
- * @homehost: (STRIA_FEAT_HOMEHOST) out: the host the superblocks record,
- *	empty for none; in: must be zero
  */
 struct stria_ioc_query {
 	__u32 size;
@@ -335,7 +334,6 @@ struct stria_ioc_query {
 	__u32 bitmap_chunk;
 	__u32 bitmap_dirty;
 	__u64 reserved[1];
-	char homehost[STRIA_HOST_LEN];
 };
 
 /* stria_ioc_member_op.op */

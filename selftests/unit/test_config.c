@@ -293,50 +293,62 @@ static void test_policy(void)
 {
 	static const uint8_t u1[16] = { 0x0b, 0x1c, [15] = 0xfa };
 	static const uint8_t u2[16] = { 0x77 };
+	/* config, array name, its UUID, the host it records, start?, why has */
+	static const struct {
+		const char *text, *name;
+		const uint8_t *uuid;
+		const char *host;
+		int start;
+		const char *why, *what;
+	} cases[] = {
+		{ "", "d", u1, "alpha", 1, "", "no config: this host's array starts" },
+		{ "", "d", u1, "", 1, "records no home host",
+		  "no config: an array that records no host starts" },
+		{ "", "d", u1, "beta", 0, "created on host 'beta', this host is 'alpha'",
+		  "no config: another host's array does not start" },
+		{ "", "d", u1, "beta", 0,
+		  "add 'ARRAY d uuid=0b1c0000-0000-0000-0000-0000000000fa' to stria.conf",
+		  "... saying which ARRAY line allows it" },
+		{ "", "d", u1, "beta", 0, "'striactl assemble d DEV...'",
+		  "... and how to start it by hand" },
+		{ "ARRAY d uuid=0b1c00000000000000000000000000fa\n", "d", u1, "beta", 1,
+		  "stria.conf:1", "an ARRAY line with its UUID allows another host's array" },
+		{ "ARRAY d\n", "d", u1, "beta", 1, "by name",
+		  "an ARRAY line with its name only allows it" },
+		{ "ARRAY d uuid=77000000000000000000000000000000\n", "d", u1, "alpha", 0,
+		  "another UUID", "an ARRAY line of that name with another UUID refuses it" },
+		{ "ARRAY x uuid=0b1c00000000000000000000000000fa\nAUTO -all\n", "d", u1,
+		  "beta", 1, "", "ARRAY by UUID under another name, before AUTO -all, allows it" },
+		{ "AUTO +all\n", "d", u1, "beta", 1, "allowed by AUTO",
+		  "AUTO +all allows another host's array" },
+		{ "AUTO +d\n", "d", u1, "beta", 1, "", "AUTO +NAME allows that array" },
+		{ "AUTO +d\n", "e", u2, "beta", 0, "", "... and not another" },
+		{ "AUTO +homehost -all\n", "d", u1, "alpha", 1, "",
+		  "AUTO +homehost -all: this host's array starts" },
+		{ "AUTO +homehost -all\n", "d", u1, "beta", 0,
+		  "AUTO (stria.conf:1) does not allow", "... another host's does not" },
+		{ "AUTO -all\n", "d", u1, "alpha", 0, "", "AUTO -all: not even this host's" },
+		{ "AUTO -homehost\n", "d", u1, "alpha", 0, "", "AUTO -homehost: not this host's" },
+		{ "AUTO -homehost\n", "d", u1, "beta", 0, "",
+		  "... nor another host's (that needs allowing anyway)" },
+		{ "HOMEHOST <ignore>\n", "d", u1, "beta", 1, "",
+		  "HOMEHOST <ignore>: every array counts as this host's" },
+		{ "HOMEHOST <none>\n", "d", u1, "alpha", 0, "HOMEHOST <none>",
+		  "HOMEHOST <none>: an array that records a host is another host's" },
+		{ "HOMEHOST <none>\n", "d", u1, "", 1, "",
+		  "... one that records none is this host's" },
+		{ "HOMEHOST beta\n", "d", u1, "beta", 1, "", "HOMEHOST NAME: that name is this host" },
+	};
 	char why[512];
+	size_t i;
 
-	tap(policy("", "d", u1, "alpha", why, sizeof(why)) == 1,
-	    "no config: this host's array starts (%s)", why);
-	tap(policy("", "d", u1, "", why, sizeof(why)) == 1,
-	    "no config: an array that records no host starts (%s)", why);
-	tap(policy("", "d", u1, "beta", why, sizeof(why)) == 0 &&
-	    strstr(why, "created on host 'beta', this host is 'alpha'") &&
-	    strstr(why, "add 'ARRAY d uuid=0b1c0000-0000-0000-0000-0000000000fa' to stria.conf") &&
-	    strstr(why, "striactl assemble d DEV"),
-	    "no config: another host's array does not start, saying how to allow it (%s)", why);
-	tap(policy("ARRAY d uuid=0b1c00000000000000000000000000fa\n", "d", u1,
-		   "beta", why, sizeof(why)) == 1 && strstr(why, "stria.conf:1"),
-	    "an ARRAY line with its UUID allows another host's array");
-	tap(policy("ARRAY d\n", "d", u1, "beta", why, sizeof(why)) == 1,
-	    "an ARRAY line with its name only allows it");
-	tap(policy("ARRAY d uuid=77000000000000000000000000000000\n", "d", u1,
-		   "alpha", why, sizeof(why)) == 0 && strstr(why, "another UUID"),
-	    "an ARRAY line of that name with another UUID refuses it");
-	tap(policy("ARRAY x uuid=0b1c00000000000000000000000000fa\nAUTO -all\n",
-		   "d", u1, "beta", why, sizeof(why)) == 1,
-	    "ARRAY by UUID under another name, and before AUTO -all, allows it");
-	tap(policy("AUTO +all\n", "d", u1, "beta", why, sizeof(why)) == 1,
-	    "AUTO +all allows another host's array");
-	tap(policy("AUTO +d\n", "d", u1, "beta", why, sizeof(why)) == 1 &&
-	    policy("AUTO +d\n", "e", u2, "beta", why, sizeof(why)) == 0,
-	    "AUTO +NAME allows that array only");
-	tap(policy("AUTO +homehost -all\n", "d", u1, "alpha", why, sizeof(why)) == 1 &&
-	    policy("AUTO +homehost -all\n", "d", u1, "beta", why, sizeof(why)) == 0 &&
-	    strstr(why, "AUTO (stria.conf:1) does not allow"),
-	    "AUTO +homehost -all: this host's arrays only");
-	tap(policy("AUTO -all\n", "d", u1, "alpha", why, sizeof(why)) == 0,
-	    "AUTO -all: not even this host's array");
-	tap(policy("AUTO -homehost\n", "d", u1, "alpha", why, sizeof(why)) == 0 &&
-	    policy("AUTO -homehost\n", "d", u1, "beta", why, sizeof(why)) == 0,
-	    "AUTO -homehost: neither (another host's needs allowing anyway)");
-	tap(policy("HOMEHOST <ignore>\n", "d", u1, "beta", why, sizeof(why)) == 1,
-	    "HOMEHOST <ignore>: every array counts as this host's");
-	tap(policy("HOMEHOST <none>\n", "d", u1, "alpha", why, sizeof(why)) == 0 &&
-	    strstr(why, "HOMEHOST <none>") &&
-	    policy("HOMEHOST <none>\n", "d", u1, "", why, sizeof(why)) == 1,
-	    "HOMEHOST <none>: only arrays that record no host are this host's");
-	tap(policy("HOMEHOST beta\n", "d", u1, "beta", why, sizeof(why)) == 1,
-	    "HOMEHOST NAME: that name is this host");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int ret = policy(cases[i].text, cases[i].name, cases[i].uuid,
+				 cases[i].host, why, sizeof(why));
+
+		tap(ret == cases[i].start && strstr(why, cases[i].why), "%s (%s)",
+		    cases[i].what, why);
+	}
 }
 
 int main(void)

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,29 @@
 enum { OPT_BITMAP_CHUNK = 256, OPT_HOMEHOST, OPT_CONFIG };
 
 /*
+ * A line in the system log, for what udev runs (--incremental): udev keeps
+ * a program's output only at debug level.
+ */
+static void log_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void log_notice(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	openlog("striactl", LOG_PID, LOG_DAEMON);
+	vsyslog(LOG_NOTICE, fmt, ap);
+	closelog();
+	va_end(ap);
+}
+
+/*
  * Read stria.conf: @path (--config) must exist; the default file may be
  * missing (an empty configuration). A bad file is an error: nothing is
  * done with a configuration only half understood.
  */
-static int load_conf(struct ctx *c, const char *path, struct stria_conf *conf)
+static int load_conf(struct ctx *c, const char *path, struct stria_conf *conf,
+		     int to_syslog)
 {
 	char err[512];
 	int ret;
@@ -42,6 +61,8 @@ static int load_conf(struct ctx *c, const char *path, struct stria_conf *conf)
 	if (!ret || (ret == -ENOENT && !path))
 		return EXIT_OK;
 	err_msg(c, "%s; nothing was done", err);
+	if (to_syslog)
+		log_notice("%s; no array is started automatically until it is fixed", err);
 	return EXIT_FAIL;
 }
 
@@ -406,7 +427,7 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	/* the home host: --homehost, else HOMEHOST, else the host's name */
-	ret = load_conf(c, ho.config, &conf);
+	ret = load_conf(c, ho.config, &conf, 0);
 	if (ret)
 		return ret;
 	ret = this_host(c, &conf, ho.homehost, host);
@@ -769,11 +790,8 @@ static int policy_allows(struct ctx *c, const struct policy *p,
 		return 1;
 	}
 	err_msg(c, "array '%s' not started: %s", f->name, why);
-	if (incremental) {
-		openlog("striactl", LOG_PID, LOG_DAEMON);
-		syslog(LOG_NOTICE, "array '%s' not started: %s", f->name, why);
-		closelog();
-	}
+	if (incremental)
+		log_notice("array '%s' not started: %s", f->name, why);
 	return 0;
 }
 
@@ -916,7 +934,7 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 	if (incr && optind != argc)
 		return usage_error(c, "unexpected argument '%s'", argv[optind]);
 	if (incr || scan) {
-		ret = load_conf(c, ho.config, &p.conf);
+		ret = load_conf(c, ho.config, &p.conf, incr != NULL);
 		if (ret)
 			return ret;
 		p.kind = this_host(c, &p.conf, ho.homehost, p.host);

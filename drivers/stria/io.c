@@ -514,6 +514,14 @@ static void stria_clone_endio(struct bio *bio)
 	struct stria_member *m = c->member;
 	blk_status_t st = bio->bi_status;
 
+	/*
+	 * A member that turned out to have no write-zeroes (SCSI's sd turns
+	 * WRITE SAME off and answers BLK_STS_TARGET) has not failed: the
+	 * caller is told "not supported" and writes zeroes itself.
+	 */
+	if (unlikely(st) && bio_op(bio) == REQ_OP_WRITE_ZEROES &&
+	    !bdev_write_zeroes_sectors(bio->bi_bdev))
+		st = BLK_STS_NOTSUPP;
 	if (unlikely(st) && m->array->r56 && !op_is_write(bio_op(bio))) {
 		if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN &&
 		    stria_member_in_sync(m) && stria_rq_owed(m->array, rq)) {

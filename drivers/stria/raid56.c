@@ -117,10 +117,24 @@ static void stria_sop_endio(struct bio *bio)
 	struct stria_array *a = sop->r->a;
 	blk_status_t st = bio->bi_status;
 
-	if (unlikely(st == BLK_STS_NOTSUPP) &&
-	    bio_op(bio) == REQ_OP_WRITE_ZEROES &&
+	/*
+	 * A device may find out only when it tries that it has no
+	 * write-zeroes: NVMe and dm answer BLK_STS_NOTSUPP, SCSI's sd turns
+	 * WRITE SAME off and answers BLK_STS_TARGET.
+	 */
+	if (unlikely(st) && bio_op(bio) == REQ_OP_WRITE_ZEROES &&
+	    (st == BLK_STS_NOTSUPP || !bdev_write_zeroes_sectors(bio->bi_bdev)) &&
 	    stria_sop_zero_refused(sop, m))
 		st = BLK_STS_OK;	/* the zero page goes there instead */
+	/*
+	 * A write the member refused (a polled bio after the member stopped
+	 * polling, a REQ_NOWAIT one) while the others of the stripe were
+	 * written: the member's chunk no longer matches the stripe's parity,
+	 * so it is failed like any member whose write failed.
+	 */
+	if (unlikely(st == BLK_STS_NOTSUPP || st == BLK_STS_AGAIN) &&
+	    op_is_write(bio_op(bio)))
+		st = BLK_STS_IOERR;
 	if (unlikely(st) && m == &a->repl) {
 		/* the copy stops; the request does not care */
 		stria_repl_failed(a, st);

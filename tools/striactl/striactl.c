@@ -268,22 +268,25 @@ int parse_common_only(struct ctx *c, int argc, char **argv)
 }
 
 /*
- * The options of a command that takes --scan (-s) and the common ones:
- * sets @scan. Returns as parse_common_only().
+ * The options of a command whose only own option is the flag --@name
+ * (-@ch, in @shortopts with the common ones it takes): sets @set.
+ * Returns as parse_common_only().
  */
-int parse_scan_opt(struct ctx *c, int argc, char **argv, int *scan)
+static int parse_one_flag(struct ctx *c, int argc, char **argv,
+			  const char *name, int ch, const char *shortopts,
+			  int *set)
 {
-	static const struct option longopts[] = {
-		{ "scan", no_argument, NULL, 's' },
+	const struct option longopts[] = {
+		{ name, no_argument, NULL, ch },
 		COMMON_LONGOPTS, { 0 }
 	};
 	int opt, ret;
 
-	*scan = 0;
-	while ((opt = getopt_long(argc, argv, "s" COMMON_SHORTOPTS, longopts,
+	*set = 0;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts,
 				  NULL)) != -1) {
-		if (opt == 's') {
-			*scan = 1;
+		if (opt == ch) {
+			*set = 1;
 			continue;
 		}
 		ret = common_opt(c, opt);
@@ -291,6 +294,13 @@ int parse_scan_opt(struct ctx *c, int argc, char **argv, int *scan)
 			return ret;
 	}
 	return 0;
+}
+
+/* --scan (-s) and the common options: sets @scan. */
+int parse_scan_opt(struct ctx *c, int argc, char **argv, int *scan)
+{
+	return parse_one_flag(c, argc, argv, "scan", 's', "s" COMMON_SHORTOPTS,
+			      scan);
 }
 
 /* stat @dev into @st and check that it is a block device; prints why not. */
@@ -307,29 +317,10 @@ int stat_blockdev(struct ctx *c, const char *dev, struct stat *st)
 	return EXIT_OK;
 }
 
-/*
- * Parse --force (-f) and the common options, for the commands whose only
- * own option it is. Returns as parse_common_only does.
- */
+/* --force (-f) and the common options: sets @force. */
 int parse_force_only(struct ctx *c, int argc, char **argv, int *force)
 {
-	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		COMMON_LONGOPTS, { 0 }
-	};
-	int opt, ret;
-
-	*force = 0;
-	while ((opt = getopt_long(argc, argv, "fh", longopts, NULL)) != -1) {
-		if (opt == 'f') {
-			*force = 1;
-			continue;
-		}
-		ret = common_opt(c, opt);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return parse_one_flag(c, argc, argv, "force", 'f', "fh", force);
 }
 
 static int cmd_version(struct ctx *c, int argc, char **argv)

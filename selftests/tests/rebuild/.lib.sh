@@ -239,3 +239,19 @@ kill_job() {
 	wait "$1" 2>/dev/null
 	return 0
 }
+
+# repeat_until_stopped CMD...: run CMD again and again until
+# /tmp/fio.stop exists (stop_repeating), so that writes stay in flight
+# across failures however slow the kernel; exits 1 as soon as a run fails.
+# Run it in the background and wait for it after stop_repeating.
+repeat_until_stopped() {
+	rm -f /tmp/fio.stop
+	while :; do
+		"$@" || return 1
+		[ -e /tmp/fio.stop ] && return 0
+	done
+}
+
+stop_repeating() {
+	touch /tmp/fio.stop
+}

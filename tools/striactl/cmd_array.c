@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/stria.h>
 
@@ -985,30 +986,52 @@ static int stop_one(int fd, const char *name, uint32_t index, char *msg)
 }
 
 /*
+ * How long a stop waits for an array device to be closed, in tries 200 ms
+ * apart (mdadm's 5 s): udev opens an array that just appeared or changed
+ * (blkid, its rules) for a moment, and a stop right after an assemble
+ * would otherwise find it open.
+ */
+#define STOP_BUSY_TRIES 25
+
+static void stop_pause(void)
+{
+	nanosleep(&(struct timespec){ .tv_nsec = 200000000 }, NULL);
+}
+
+/*
  * stop --scan, as at shutdown: every running array not in use. One in use
  * (a mounted file system, LVM, the root) stays: the module marks it clean
- * at reboot and power off. Exit 1 only when a stop fails otherwise.
+ * at reboot and power off. The arrays found open are tried again for
+ * STOP_BUSY_TRIES in all, not each. Exit 1 only when a stop fails otherwise.
  */
 static int stop_scan(struct ctx *c, int fd)
 {
 	struct stria_ioc_query q;
 	char msg[STRIA_MSG_LEN];
-	uint32_t idx = 0;
-	int ret = EXIT_OK, err;
+	int ret = EXIT_OK, err, busy, tries = 0;
+	uint32_t idx;
 
-	while (!query_array(fd, NULL, idx, 1, &q, NULL, NULL, 0)) {
-		idx = q.index + 1;
-		err = stop_one(fd, q.name, q.index, msg);
-		if (!err)
-			printf("stopped %s (/dev/stria%u)\n", q.name, q.index);
-		else if (err == EBUSY)
-			printf("%s (/dev/stria%u) is in use (mounted or held): left running; the module marks it clean at reboot and power off\n",
-			       q.name, q.index);
-		else if (err != ENOENT) {
-			err_msg(c, "%s: %s", q.name, msg[0] ? msg : strerror(err));
-			ret = EXIT_FAIL;
+	do {
+		if (tries)
+			stop_pause();
+		busy = 0;
+		idx = 0;
+		while (!query_array(fd, NULL, idx, 1, &q, NULL, NULL, 0)) {
+			idx = q.index + 1;
+			err = stop_one(fd, q.name, q.index, msg);
+			if (!err) {
+				printf("stopped %s (/dev/stria%u)\n", q.name, q.index);
+			} else if (err == EBUSY) {
+				busy++;
+				if (tries + 1 == STOP_BUSY_TRIES)
+					printf("%s (/dev/stria%u) is in use (mounted or held): left running; the module marks it clean at reboot and power off\n",
+					       q.name, q.index);
+			} else if (err != ENOENT) {
+				err_msg(c, "%s: %s", q.name, msg[0] ? msg : strerror(err));
+				ret = EXIT_FAIL;
+			}
 		}
-	}
+	} while (busy && ++tries < STOP_BUSY_TRIES);
 	return ret;
 }
 
@@ -1016,7 +1039,7 @@ int cmd_stop(struct ctx *c, int argc, char **argv)
 {
 	char name[STRIA_NAME_LEN] = "", msg[STRIA_MSG_LEN];
 	uint32_t index = 0;
-	int fd, ret, err, scan;
+	int fd, ret, err, scan, tries;
 
 	ret = parse_scan_opt(c, argc, argv, &scan);
 	if (ret)
@@ -1036,7 +1059,12 @@ int cmd_stop(struct ctx *c, int argc, char **argv)
 		close(fd);
 		return ret;
 	}
-	err = stop_one(fd, name, index, msg);
+	for (tries = 1; ; tries++) {
+		err = stop_one(fd, name, index, msg);
+		if (err != EBUSY || tries == STOP_BUSY_TRIES)
+			break;
+		stop_pause();
+	}
 	close(fd);
 	if (!err) {
 		printf("stopped %s\n", argv[optind]);

@@ -928,12 +928,15 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
 
 /**
  * stria_array_update_limits() - the members' devices changed
- * @a: the array, its queue frozen by the caller
+ * @a: the array; its member table does not change meanwhile (cfg_lock),
+ *	its queue is not frozen (the update freezes it, after taking the
+ *	queue's limits lock)
  *
  * The limits that follow from what every member offers are computed again:
  * RAID5/6 offer discard and write-zeroes only while every member has
  * write-zeroes (a member without them gets the zero page meanwhile, see
- * raid56.c). The others stay as the array started with.
+ * raid56.c, so a request split under the old limits is safe). The others
+ * stay as the array started with.
  */
 void stria_array_update_limits(struct stria_array *a)
 {

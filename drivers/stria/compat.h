@@ -327,6 +327,16 @@ static inline int stria_bdev_open(const char *path, void *holder,
  * reports, in a NOIO scope on 6.14 as blk_mq_freeze_queue() has) returns
  * what stria_unfreeze_queue() takes.
  */
+static inline unsigned int stria_freeze_queue(struct request_queue *q)
+{
+#if defined(STRIA_HAVE_BLK_MQ_FREEZE_QUEUE_MEMFLAGS)
+	return blk_mq_freeze_queue(q);
+#else
+	blk_mq_freeze_queue(q);
+	return 0;
+#endif
+}
+
 static inline void stria_unfreeze_queue(struct request_queue *q,
 					unsigned int memflags)
 {
@@ -404,29 +414,47 @@ static inline void stria_hrtimer_setup(struct hrtimer *t,
 }
 
 /*
- * Changing the discard and write-zeroes limits of a live queue, which the
- * caller has frozen:
+ * Changing the discard and write-zeroes limits of a live queue, frozen
+ * meanwhile:
  *   5.14: blk_queue_max_discard_sectors(), blk_queue_max_write_zeroes_sectors()
  *         and q->limits.discard_granularity
  *   6.9:  a copy from queue_limits_start_update(), changed, then validated
  *         and applied by queue_limits_commit_update()
  * The values are those stria_limits() computes (max_hw_discard_sectors,
- * discard_granularity, max_write_zeroes_sectors of @lim).
+ * discard_granularity, max_write_zeroes_sectors of @lim). As
+ * queue_limits_commit_update_frozen() (6.13) does: limits_lock first, then
+ * the freeze, the order the kernel's own limit changes take (6.13's
+ * lockdep knows a freeze as a lock); so the caller must not hold a freeze.
  */
 static inline int stria_update_zero_limits(struct request_queue *q,
 					   const struct queue_limits *lim)
 {
+	unsigned int memflags;
 #if defined(STRIA_HAVE_QUEUE_LIMITS_START_UPDATE)
-	struct queue_limits l = queue_limits_start_update(q);
+	struct queue_limits l;
+	int ret;
+#endif
 
+	/* nothing to change: no freeze (only the caller changes these) */
+	if (q->limits.max_hw_discard_sectors == lim->max_hw_discard_sectors &&
+	    q->limits.discard_granularity == lim->discard_granularity &&
+	    q->limits.max_write_zeroes_sectors == lim->max_write_zeroes_sectors)
+		return 0;
+#if defined(STRIA_HAVE_QUEUE_LIMITS_START_UPDATE)
+	l = queue_limits_start_update(q);
 	l.max_hw_discard_sectors = lim->max_hw_discard_sectors;
 	l.discard_granularity = lim->discard_granularity;
 	l.max_write_zeroes_sectors = lim->max_write_zeroes_sectors;
-	return queue_limits_commit_update(q, &l);
+	memflags = stria_freeze_queue(q);
+	ret = queue_limits_commit_update(q, &l);
+	stria_unfreeze_queue(q, memflags);
+	return ret;
 #else
+	memflags = stria_freeze_queue(q);
 	blk_queue_max_discard_sectors(q, lim->max_hw_discard_sectors);
 	q->limits.discard_granularity = lim->discard_granularity;
 	blk_queue_max_write_zeroes_sectors(q, lim->max_write_zeroes_sectors);
+	stria_unfreeze_queue(q, memflags);
 	return 0;
 #endif
 }
@@ -461,16 +489,6 @@ static inline bool stria_queue_polls(struct request_queue *q)
 	return test_bit(QUEUE_FLAG_POLL, &q->queue_flags);
 #else
 #error "Unsupported kernel: no known way to tell whether a queue polls"
-#endif
-}
-
-static inline unsigned int stria_freeze_queue(struct request_queue *q)
-{
-#if defined(STRIA_HAVE_BLK_MQ_FREEZE_QUEUE_MEMFLAGS)
-	return blk_mq_freeze_queue(q);
-#else
-	blk_mq_freeze_queue(q);
-	return 0;
 #endif
 }
 

@@ -825,7 +825,14 @@ static int stria_bdev_poll(struct block_device *bdev,
 	return found;
 }
 
-/* blk_mq_ops.poll: poll the members' poll queues once; see above. */
+/*
+ * blk_mq_ops.poll: poll the members' poll queues once; see above. bio_poll()
+ * holds a usage reference of the array's queue meanwhile, and a member's
+ * device leaves the table only under a freeze of that queue and is closed
+ * after it, so a device read here stays open until this returns. A member
+ * that goes away under us (hot removal) has a dying queue, which bio_poll()
+ * of its own declines to poll.
+ */
 static int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 {
 	struct stria_array *a = hctx->queue->queuedata;

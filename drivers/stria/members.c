@@ -144,8 +144,8 @@ static void stria_spare_take_role(struct stria_array *a,
 	a->nr_spares--;
 	memset(&a->spares[a->nr_spares], 0, sizeof(*sp));
 	mutex_unlock(&a->sb_lock);
-	stria_array_update_limits(a);
 	stria_array_unfreeze(a, memflags);
+	stria_array_update_limits(a);
 	if (m->readd)
 		pr_info("stria%d: %pg is member %u again; only the regions the write-intent bitmap has dirty (%u) are rebuilt\n",
 			a->index, m->dev.bdev, m->role, stria_bitmap_dirty(a));
@@ -532,8 +532,8 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 		m->dev_sectors = 0;
 		mutex_unlock(&a->sb_lock);
 		up_write(&a->sync.stripe_sem);
-		stria_array_update_limits(a);
 		stria_array_unfreeze(a, memflags);
+		stria_array_update_limits(a);
 		pr_info("stria%d: failed member %u (%pg) removed from '%s'; the role has no device now\n",
 			a->index, old.role, old.dev.bdev, a->name);
 	}
@@ -785,12 +785,11 @@ int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
 	mutex_unlock(&a->sb_lock);
 	up_write(&a->sync.stripe_sem);
 	/* the superblocks name the new member before a write reaches it alone */
-	if (!ret) {
+	if (!ret)
 		stria_array_update_sbs(a);
-		stria_array_update_limits(a);
-	}
 	stria_array_unfreeze(a, memflags);
 	if (!ret) {
+		stria_array_update_limits(a);
 		stria_bitmap_add(a, m);
 		stria_event_member_added(a, m);
 		pr_info("stria%d: member %u replaced: %pg holds it now, %pg is released\n",

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from striatest import bench
+from striatest import bench, testfile
+from striatest.kernels import TOP
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bench-run"
 CONTENDERS = ["raw", "stria0", "stria5", "stria6", "md5", "md6"]
@@ -103,6 +105,81 @@ def test_without_a_seed_start_draws_one(tmp_path: Path,
     assert json.loads((tmp_path / "run.json").read_text())["seed"] == seed > 0
 
 
+def _bash(script: str, out: Path) -> subprocess.CompletedProcess[str]:
+    """@script run in bash after selftests/bench/.lib.sh, with the guest's
+    report functions stubbed and the arrays replaced by stubs that log."""
+    pre = f"""
+set -u
+STRIA_TOP={TOP}
+STRIA_OUT={out}
+. {TOP}/selftests/bench/.lib.sh
+diag() {{ echo "# $*" >>{out}/log; }}
+not_ok() {{ echo "not ok $*" >>{out}/log; }}
+check() {{ shift; "$@"; }}
+setup() {{ echo "setup $1" >>{out}/log; echo /dev/$1; }}
+teardown() {{ echo "teardown $1" >>{out}/log; }}
+md_tune() {{ echo "md_tune $1" >>{out}/log; MD_NOW=$1; }}
+"""
+    return subprocess.run(["bash", "-c", pre + script], capture_output=True, text=True)
+
+
+def test_the_rounds_run_each_contender_once_in_the_recorded_order(tmp_path: Path) -> None:
+    p = _bash("""
+ROUNDS=3 JOBS="randread write"
+bench start "$STRIA_OUT" --bench x --seed 5 --rounds 3 --contenders "raw stria5 md5" \
+    --jobs "$JOBS" >/dev/null
+m() { echo "measure $1 $2 $3 $4" >>"$STRIA_OUT/log"; }
+bench_rounds m
+""", tmp_path)
+    assert p.returncode == 0, p.stderr
+    log = (tmp_path / "log").read_text().splitlines()
+    assert not [ln for ln in log if ln.startswith("not ok")]
+    run = json.loads((tmp_path / "run.json").read_text())
+    for r in (1, 2, 3):
+        o = bench.order(["raw", "stria5", "md5"], 5, r)
+        assert run["orders"][str(r)] == o
+    want = []
+    for r in (1, 2, 3):
+        for c in bench.order(["raw", "stria5", "md5"], 5, r):
+            want += [f"setup {c}", f"measure {c} {r} randread /dev/{c}",
+                     f"measure {c} {r} write /dev/{c}", f"teardown {c}"]
+    assert [ln for ln in log if not ln.startswith("#")] == want
+
+
+def test_the_sweep_picks_md_settings_and_the_rounds_use_them(tmp_path: Path) -> None:
+    """raid56-nullb's sweep_md and measure, with fio replaced by a stub
+    whose md does best at 1024:0:0 for reads and 4096:2:1 for writes."""
+    p = _bash(f"""
+. {TOP}/selftests/bench/raid56-nullb
+CONTENDERS="raw md5" JOBS="randread write" ROUNDS=1 STRIA_BENCH_MD_SWEEP="256:0:0 1024:0:0 4096:2:1"
+member_reads() {{ echo 0; }}
+fio_job() {{
+    local iops=100
+    case ${{MD_NOW:-}}:$3 in 1024:0:0:randread | 4096:2:1:write) iops=900 ;; esac
+    echo "fio_job $3 ${{MD_NOW:-}}" >>"$STRIA_OUT/log"
+    printf '{{"jobs": [{{"read": {{"iops": %s, "bw_bytes": %s000000}}}}]}}\\n' $iops $iops >"$1"
+}}
+bench start "$STRIA_OUT" --bench x --seed 1 --rounds 1 --contenders "$CONTENDERS" \
+    --jobs "$JOBS" >/dev/null
+sweep_md
+bench_rounds measure
+""", tmp_path)
+    assert p.returncode == 0, p.stderr
+    log = (tmp_path / "log").read_text()
+    assert "not ok" not in log, log
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["md_best"] == {"md5": {"randread": "1024:0:0", "write": "4096:2:1"}}
+    # every setting was swept for every job
+    assert len(list(tmp_path.glob("fio/sweep-md5-*.json"))) == 6
+    assert "md5 write: best 4096:2:1" in log
+    # md's rounds ran each job with its best setting
+    assert (tmp_path / "fio" / "md5-r1-randread.json").exists()
+    tail = log[log.index("setup md5", log.index("teardown md5")):]
+    assert "md_tune 1024:0:0\nfio_job randread 1024:0:0" in tail
+    assert "md_tune 4096:2:1\nfio_job write 4096:2:1" in tail
+    assert bench.missing(tmp_path) == []
+
+
 # --- the tables
 
 def test_runs_are_read_from_the_kept_files() -> None:
@@ -149,3 +226,13 @@ def test_splice_replaces_only_its_block() -> None:
     assert bench.splice(new, "one", "new\n") == new
     with pytest.raises(ValueError):
         bench.splice(doc, "three", "x\n")
+
+
+# --- the runner keeps a benchmark's output
+
+def test_the_benchmarks_keep_their_output(tmp_path: Path) -> None:
+    for name in ("raid0-nullb", "raid56-nullb"):
+        assert testfile.load(TOP / "selftests" / "bench" / name, TOP).keep_out
+    t = tmp_path / "t"
+    t.write_text("DESCRIPTION=x\n")
+    assert not testfile.load(t, tmp_path).keep_out

@@ -16,6 +16,8 @@ from striatest import bench, testfile
 from striatest.kernels import TOP
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bench-run"
+DOC = TOP / "Documentation" / "stria" / "performance.rst"
+DATA = TOP / "Documentation" / "stria" / "bench-data"
 CONTENDERS = ["raw", "stria0", "stria5", "stria6", "md5", "md6"]
 
 
@@ -204,10 +206,13 @@ def test_the_table_gives_the_median_with_min_and_max() -> None:
 
 def test_the_generated_block_states_command_seed_and_statistic() -> None:
     text = bench.render_block("raid56-nullb", FIXTURE, "fixtures/bench-run")
-    assert "``selftests/run --kernel stock -v selftests/bench/raid56-nullb``" in text
-    assert "STRIA_BENCH_SEED=1234" in text
-    assert "round 2: stria5 md5 raw" in text
-    assert "the median of the rounds, the lowest and highest" in text
+    prose = " ".join(text.split("\n\n")[0].split())
+    assert "``selftests/run --kernel stock -v selftests/bench/raid56-nullb``" in prose
+    assert "``STRIA_BENCH_SEED=1234``" in prose
+    assert "round 2: stria5, md5, raw;" in prose
+    assert "Each cell is the median of the rounds, with the lowest and highest" in prose
+    assert "best setting (used in the rounds)" in text
+    assert "\n".join(bench.results_lines(FIXTURE)) in text
 
 
 def test_a_block_without_a_kept_run_says_what_makes_one(tmp_path: Path) -> None:
@@ -226,6 +231,43 @@ def test_splice_replaces_only_its_block() -> None:
     assert bench.splice(new, "one", "new\n") == new
     with pytest.raises(ValueError):
         bench.splice(doc, "three", "x\n")
+
+
+def test_render_performance_check_notices_a_stale_table(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE, data / "raid56-nullb")
+    doc = tmp_path / "doc.rst"
+    doc.write_text("x\n" + bench.begin_marker("raid56-nullb") + "\nhand-copied\n"
+                   + bench.end_marker("raid56-nullb") + "\n")
+    cmd = [str(TOP / "scripts" / "render-performance"), "--data", str(data), str(doc)]
+    assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 1
+    assert subprocess.run(cmd, capture_output=True).returncode == 0
+    assert "4K randread IOPS" in doc.read_text()
+    assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 0
+
+
+def test_render_performance_imports_a_make_bench_run(tmp_path: Path) -> None:
+    results = tmp_path / "bench" / "stock"
+    shutil.copytree(FIXTURE, results / "bench_raid56-nullb" / "out")
+    doc = tmp_path / "doc.rst"
+    doc.write_text(bench.begin_marker("raid56-nullb") + "\n" + bench.end_marker("raid56-nullb")
+                   + "\n")
+    p = subprocess.run([str(TOP / "scripts" / "render-performance"), "--import", str(results),
+                        "--data", str(tmp_path / "data"), str(doc)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "data" / "raid56-nullb" / "fio" / "md5-r1-write.json").exists()
+    assert "602 (601-603)" in doc.read_text()
+
+
+def test_performance_rst_shows_the_kept_runs() -> None:
+    """The generated blocks of performance.rst are what the kept raw runs
+    in Documentation/stria/bench-data give (or, for a benchmark with no
+    kept run, the text that says so), not typed by hand."""
+    doc = DOC.read_text()
+    assert set(bench.blocks(doc)) >= {"raid0-nullb", "raid56-nullb"}
+    assert bench.render_doc(doc, DATA, "Documentation/stria/bench-data") == doc, \
+        "run scripts/render-performance"
 
 
 # --- the runner keeps a benchmark's output

@@ -271,7 +271,8 @@ def describe(run: dict[str, Any]) -> list[str]:
     lines = [
         f"Run of {run.get('date', '?')}, tree {run.get('tree') or 'unknown'}, kernel "
         f"{run.get('kernel', '?')}: {run.get('describe', '')}",
-        f"{run['rounds']} rounds; in each round the contenders ran in an order "
+        f"{run['rounds']} round{'s' if int(run['rounds']) != 1 else ''}; in each round "
+        "the contenders ran in an order "
         f"shuffled with seed {run['seed']} (STRIA_BENCH_SEED={run['seed']} repeats it):",
     ]
     lines += [f"  round {r}: {' '.join(orders[r])}"
@@ -342,7 +343,8 @@ def render_block(name: str, data: Path, data_shown: str) -> str:
             f"``{cmd}`` kept in ``{data_shown}`` (one fio JSON file per contender, round "
             f"and job). Run of {run.get('date', '?')}, tree "
             f"{run.get('tree') or 'unknown'}, kernel {run.get('kernel', '?')}: "
-            f"{run.get('describe', '')}. {run['rounds']} rounds, each running every "
+            f"{run.get('describe', '')}. {run['rounds']} "
+            f"round{'s' if int(run['rounds']) != 1 else ''}, each running every "
             f"contender once in an order shuffled with seed {run['seed']} "
             f"(``STRIA_BENCH_SEED={run['seed']}`` repeats it): "
             + "; ".join(f"round {r}: {', '.join(orders[r])}"

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from . import docblock
+
 RUN = "run.json"
 FIO = "fio"
 
@@ -363,13 +365,7 @@ def render_block(name: str, data: Path, data_shown: str) -> str:
 
 def splice(doc: str, name: str, text: str) -> str:
     """@doc with block @name's text replaced by @text."""
-    b, e = begin_marker(name), end_marker(name)
-    try:
-        head, rest = doc.split(b + "\n", 1)
-        _, tail = rest.split(e + "\n", 1)
-    except ValueError:
-        raise ValueError(f"the document lacks the lines {b!r} and {e!r}") from None
-    return f"{head}{b}\n\n{text}\n{e}\n{tail}"
+    return docblock.splice(doc, begin_marker(name), end_marker(name), text)
 
 
 def render_doc(doc: str, data_root: Path, shown_root: str) -> str:

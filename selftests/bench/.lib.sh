@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers shared by the RAID5/6 benchmarks (a dot file: not a test itself):
+# Helpers shared by the benchmarks (a dot file: not a test itself):
 # the 4 null_blk members and the contenders built on them. Source after
 # selftests/tests/raid0/.lib.sh (striactl, wipe).
 
@@ -15,29 +15,49 @@ member_reads() {
 }
 
 # setup CONTENDER: build raw (the members side by side, for fio), stria0,
-# stria5, stria6, md5, md6 or md1 on the members, 64 KiB chunks; print the
-# device to measure. Neither stria nor md has a write-intent bitmap: the
-# same work per write. md RAID5/6 is tuned (stripe_cache_size 4096,
-# group_thread_cnt 2). md1 is RAID1 over all 4 members: each write is 4
-# member writes and nothing else, the member I/O a RAID5 write needs
-# without its reads, parity or stripe logic.
+# stria5, stria6, md0, md5, md6, md1 or dm on the members, 64 KiB chunks;
+# print the device to measure. Neither stria nor md has a write-intent
+# bitmap: the same work per write. md RAID5/6 gets the settings
+# $MD_SETTING (md_tune; default 4096:2:0: stripe_cache_size 4096,
+# group_thread_cnt 2, skip_copy 0). md1 is RAID1 over all 4 members: each
+# write is 4 member writes and nothing else, the member I/O a RAID5 write
+# needs without its reads, parity or stripe logic. md0 is md raid0, dm
+# dm-stripe.
 setup() {
+	local sz
 	case $1 in
 	raw) (IFS=:; echo "${M[*]}") ;;
 	stria0) striactl create b --level 0 --chunk 64K "${M[@]}" >&2 && echo /dev/stria0 ;;
 	stria5 | stria6)
 		striactl create b --level "${1#stria}" --chunk 64K \
 			--bitmap none "${M[@]}" >&2 && echo /dev/stria0 ;;
+	md0)
+		mdadm --create /dev/md0 --run --force --level=0 --chunk=64 \
+			--raid-devices=4 "${M[@]}" >&2 && echo /dev/md0 ;;
 	md5 | md6)
 		mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
 			--level="${1#md}" --chunk=64 --raid-devices=4 "${M[@]}" >&2 || return 1
-		echo 4096 >/sys/block/md0/md/stripe_cache_size &&
-			echo 2 >/sys/block/md0/md/group_thread_cnt && echo /dev/md0 ;;
+		md_tune "${MD_SETTING:-4096:2:0}" && echo /dev/md0 ;;
 	md1)
 		mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
 			--level=1 --raid-devices=4 "${M[@]}" >&2 && echo /dev/md0 ;;
+	dm)
+		sz=$(blockdev --getsz "${M[0]}") || return 1
+		dmsetup --noudevsync create bstripe --table "0 $((sz * 4 / 128 * 128)) striped 4 128 \
+${M[0]} 0 ${M[1]} 0 ${M[2]} 0 ${M[3]} 0" >&2 && dmsetup mknodes bstripe >&2 &&
+			echo /dev/mapper/bstripe ;;
 	*) echo "setup: unknown contender $1" >&2; return 1 ;;
 	esac
+}
+
+# md_tune SCS:GTC:SKIP: md0's stripe_cache_size, group_thread_cnt and
+# skip_copy (md RAID5/6 only; they can change while the array runs)
+md_tune() {
+	local scs gtc skip
+	IFS=: read -r scs gtc skip <<<"$1"
+	echo "$scs" >/sys/block/md0/md/stripe_cache_size &&
+		echo "$gtc" >/sys/block/md0/md/group_thread_cnt &&
+		echo "$skip" >/sys/block/md0/md/skip_copy
 }
 
 # teardown CONTENDER: take it down and wipe the members
@@ -45,8 +65,70 @@ teardown() {
 	case $1 in
 	stria*) striactl stop b ;;
 	md*) mdadm --stop /dev/md0 >/dev/null && mdadm --zero-superblock "${M[@]}" ;;
+	dm) dmsetup --noudevsync remove bstripe ;;
 	esac
 	wipe "${M[@]}"
+}
+
+# bench COMMAND ARGS: the method's Python half (selftests/lib/striatest/
+# bench.py, which also says what a run keeps in $STRIA_OUT): start a kept
+# run, the order of a round, md's best setting, the summary
+bench() {
+	PYTHONPATH=$STRIA_TOP/selftests/lib python3 -m striatest.bench "$@"
+}
+
+# bench_tree: the stria tree the run measures (empty when git cannot tell)
+bench_tree() {
+	git -c safe.directory='*' -C "$STRIA_TOP" describe --always --dirty 2>/dev/null || true
+}
+
+# fio_job FILE TARGET RW RUNTIME: one timed fio run of workload RW on
+# TARGET, fio's JSON output kept in FILE: randread and randwrite are 4K at
+# QD32, write is 1M at QD8 with each job in its own half (halves); 2 jobs,
+# libaio, O_DIRECT, RUNTIME s after 1 s of ramp
+fio_job() {
+	local bs=4k qd=32 extra=()
+	# each job writes its own half of the device (halves): with fio's
+	# default size the first job runs into the second's half, and two
+	# streams then write the same stripes, which is not a sequential write
+	# shellcheck disable=SC2207 # halves prints a list of options
+	[ "$3" = write ] && bs=1M qd=8 extra=($(halves "$2"))
+	fio --name=b --filename="$2" --rw="$3" --bs=$bs --iodepth=$qd --numjobs=2 \
+		--ioengine=libaio --direct=1 --gtod_reduce=1 --time_based --runtime="$4" \
+		--ramp_time=1 --group_reporting --norandommap --randrepeat=0 \
+		"${extra[@]}" --output-format=json --output="$1"
+}
+
+# bench_rounds MEASURE: the $ROUNDS rounds of the run begun by bench start
+# in $STRIA_OUT. Each round builds the contenders one at a time, in the
+# round's own shuffled order (bench order), runs MEASURE CONTENDER ROUND
+# JOB DEVICE for each job of $JOBS, and tears the contender down.
+bench_rounds() {
+	local r c dev rw order
+	for r in $(seq "$ROUNDS"); do
+		order=$(bench order "$STRIA_OUT" "$r") || { not_ok "round $r: its order"; continue; }
+		for c in $order; do
+			if ! dev=$(setup "$c"); then
+				not_ok "round $r: set up $c"
+				continue
+			fi
+			for rw in $JOBS; do
+				"$1" "$c" "$r" "$rw" "$dev" || not_ok "round $r: $c $rw"
+			done
+			teardown "$c" >/dev/null 2>&1 || not_ok "round $r: tear down $c"
+		done
+		diag "round $r done (order: $order)"
+	done
+}
+
+# bench_report: the run's tables to $STRIA_OUT/bench.txt and the TAP
+# diagnostics, and a check that every contender was measured in every
+# round and job
+bench_report() {
+	bench summary "$STRIA_OUT" >"$STRIA_OUT/bench.txt"
+	while IFS= read -r l; do diag "$l"; done <"$STRIA_OUT/bench.txt"
+	check "every contender measured in every round and job (no zero IOPS)" \
+		bench complete "$STRIA_OUT"
 }
 
 # stats_begin CONTENDER / stats_end CONTENDER PREFIX: for a stria RAID5/6

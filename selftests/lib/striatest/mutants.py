@@ -14,6 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import docblock
 from .kernels import TOP
 
 MUTANTS_DIR = TOP / "selftests" / "mutants"
@@ -126,12 +127,7 @@ def render_table(results: list[Result], muts: list[Mutant]) -> str:
 def splice(doc: str, table: str, header: str) -> str:
     """@doc with what lies between its BEGIN and END markers replaced by
     @header and @table."""
-    try:
-        head, rest = doc.split(BEGIN + "\n", 1)
-        _, tail = rest.split(END + "\n", 1)
-    except ValueError:
-        raise ValueError(f"the document lacks the lines {BEGIN!r} and {END!r}") from None
-    return f"{head}{BEGIN}\n\n{header}\n{table}\n{END}\n{tail}"
+    return docblock.splice(doc, BEGIN, END, f"{header}\n{table}")
 
 
 def results_header(text: str) -> str:

@@ -592,14 +592,21 @@ def run_one(spec: TestSpec, kernel: Kernel, initrd: Path | None, results: Path,
     res = run.verdict(time.time() - start)
     res.cpu = run.cpu
     (workdir / "tap.all").write_text("\n".join(run.tap) + "\n")
+    dest = results / kernel.tier / safe
     if res.status == "fail":
-        dest = results / kernel.tier / safe
         if dest.exists():
             shutil.rmtree(dest)
         shutil.copytree(workdir, dest, symlinks=True,
                         ignore=shutil.ignore_patterns("*.img", "qmp.sock"))
         res.reason += f" (logs: {dest.relative_to(TOP) if dest.is_relative_to(TOP) else dest})"
     else:
+        if spec.keep_out:
+            # a benchmark's raw output (KEEP_OUT=1), where make bench's
+            # --results puts it and scripts/render-performance --import reads it
+            if dest.exists():
+                shutil.rmtree(dest)
+            shutil.copytree(workdir / "out", dest / "out", symlinks=True,
+                            ignore=shutil.ignore_patterns("*.img"))
         for img in workdir.glob("*.img"):
             img.unlink()
     return res

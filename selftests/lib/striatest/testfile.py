@@ -11,7 +11,8 @@ from striatest.kernels import TIERS
 
 KEYS = ("DESCRIPTION", "VM_NVME", "VM_NVME_SIZE", "VM_NUMA", "VM_NVME_NODES", "VM_NULLB",
         "VM_NULLB_SIZE_MB", "VM_MEM", "VM_CPUS", "VM_APPEND", "HOST", "TIMEOUT", "KERNELS",
-        "KERNELS_LONG", "VM_MACHINE", "SERIAL", "VM_PROFILE", "VM_PREALLOC", "VM_HOTPLUG")
+        "KERNELS_LONG", "VM_MACHINE", "SERIAL", "VM_PROFILE", "VM_PREALLOC", "VM_HOTPLUG",
+        "KEEP_OUT")
 
 
 @dataclass
@@ -47,6 +48,9 @@ class TestSpec:
     hotplug: int = 0
     # the file defines host_prepare(): run on the host before the first boot
     host_prepare: bool = False
+    # its $STRIA_OUT is copied to the results even when it passes (the raw
+    # output of a benchmark)
+    keep_out: bool = False
 
 
 def load(path: Path, top: Path) -> TestSpec:
@@ -83,6 +87,7 @@ def load(path: Path, top: Path) -> TestSpec:
     spec.prealloc = vals.get("VM_PREALLOC", "0") == "1"
     spec.hotplug = int(vals.get("VM_HOTPLUG", "0"))
     spec.host_prepare = vals.get("HOST_PREPARE") == "1"
+    spec.keep_out = vals.get("KEEP_OUT", "0") == "1"
     if "KERNELS" in vals:
         spec.kernels = vals["KERNELS"].split()
     spec.kernels_long = vals.get("KERNELS_LONG", "").split()

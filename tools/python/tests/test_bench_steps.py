@@ -156,6 +156,35 @@ def test_repeated_rounds_interleave_and_report_medians(tmp_path: Path) -> None:
     assert "median of 3, spread" in report.render(b.doc)
 
 
+def test_each_round_runs_every_contender_once_in_its_seeded_order(tmp_path: Path) -> None:
+    backends = {k: FakeBackend(k) for k in arrays.KINDS}
+
+    def orders(seed: int, sub: str) -> tuple[list[Any], list[str]]:
+        b = bench(tmp_path / sub, FakeFio(), backends, n=2)
+        b.repeat, b.seed = 6, seed
+        b.arrays()
+        # one randread-4k libaio run per contender and round
+        ran = [r["kind"] for r in b.doc["runs"]
+               if r["step"] == "arrays" and "/randread-4k/libaio" in r["id"]]
+        return b.doc["orders"], ran
+
+    got, ran = orders(11, "a")
+    assert [(o["level"], o["round"]) for o in got] == [(0, r) for r in range(1, 7)]
+    for o in got:
+        assert sorted(o["order"]) == sorted(["raw", *arrays.KINDS])
+    # the runs went in the recorded order
+    assert ran == [k for o in got for k in o["order"]]
+    # shuffled: not the same order in every round
+    assert len({tuple(o["order"]) for o in got}) > 1
+    # the seed repeats it
+    assert orders(11, "b")[0] == got
+    from stria.bench import report
+    b = bench(tmp_path / "c", FakeFio(), backends, n=2)
+    b.doc["settings"].update(seed=11, repeat=6)
+    b.doc["orders"] = got
+    assert "shuffled with seed 11 (`--seed 11` repeats it)" in "\n".join(report.header(b.doc))
+
+
 def test_full_suite_draws_a_scaling_curve_per_engine(tmp_path: Path) -> None:
     from stria.bench import plots
     from stria.bench.suites import SUITES

@@ -20,6 +20,7 @@ import dataclasses
 import datetime
 import json
 import os
+import random
 import shlex
 import signal
 import sys
@@ -107,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                    help="rounds of raw and array runs, interleaved; the report "
                         "shows medians and spread (default 1)")
+    r.add_argument("--seed", type=positive_int, metavar="N",
+                   help="seed of the contenders' order in each round (default: a "
+                        "new one; the report gives it, and it repeats the order)")
     r.add_argument("--no-numa", action="store_true",
                    help="do not place jobs on the drives' NUMA nodes")
     r.add_argument("--force", action="store_true",
@@ -188,6 +192,7 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     devs = [devices.describe(p) for p in a.devices]
     environment = env.capture(list(a.devices))
     numa = not a.no_numa and bool(environment["tools"].get("fio_numa"))
+    seed = a.seed or random.SystemRandom().randrange(1, 2**31)
     settings = {
         "suite": suite.name, "devices": list(a.devices), "levels": list(levels),
         "arrays": list(a.arrays), "chunk_kib": suite.chunk_kib,
@@ -196,7 +201,7 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
                       "arrays": list(suite.arrays), "engines": suite.engine_workload},
         "workload_params": {n: vars(w) for n, w in jobs.WORKLOADS.items()},
         "engines": list(suite.engines), "fio_args": list(extra),
-        "numa_placement": numa, "force": bool(a.force), "repeat": a.repeat,
+        "numa_placement": numa, "force": bool(a.force), "repeat": a.repeat, "seed": seed,
         "command": " ".join(shlex.quote(x) for x in sys.argv),
     }
     doc = results.new_document(settings)
@@ -206,7 +211,7 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     results.save(doc, out)
     bench = bench_factory(out=out, suite=suite, devs=devs, levels=levels, doc=doc,
                           extra=extra, numa=numa, kinds=tuple(a.arrays), force=bool(a.force),
-                          repeat=a.repeat)
+                          repeat=a.repeat, seed=seed)
     progress = Progress(bench.planned_jobs(), suite.job_seconds() + 1,
                         enabled=False if a.quiet else None, log=a.verbose > 0)
     bench.progress = progress

@@ -76,8 +76,15 @@ def header(doc: dict[str, Any]) -> list[str]:
         f"{' '.join(s.get('fio_args', [])) or 'none'}",
         "- stria-tune state: " + ("recorded in results.json" if tune.get("available")
                                   else f"not recorded ({tune.get('reason', 'unknown')})"),
-        "",
     ]
+    orders = doc.get("orders") or []
+    if s.get("seed") is not None and orders:
+        lines.append(f"- arrays step: {s.get('repeat', 1)} round(s), the contenders of each "
+                     f"in an order shuffled with seed {s['seed']} (`--seed {s['seed']}` "
+                     "repeats it): " + "; ".join(
+                         f"RAID{o['level']} round {o['round']}: {', '.join(o['order'])}"
+                         for o in orders))
+    lines.append("")
     return lines
 
 

@@ -12,7 +12,8 @@
              same drives with the same chunk, the same jobs (numjobs x N, so
              one array device gets the concurrency N drives had: too few
              jobs understate md and any array), the engine variants, and teardown; with
-             --repeat N, N such rounds so the contenders are interleaved.
+             --repeat N, N such rounds so the contenders are interleaved, each
+             round in its own order, shuffled from --seed (recorded).
 
 A failed or skipped run is recorded with its reason; the run goes on.
 results.json is written after every step, so an interrupted run keeps
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import errno
 import os
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -57,6 +59,9 @@ class Bench:
     force: bool = False
     repeat: int = 1
     round: int = 1
+    # the seed of the contenders' order in each round of the arrays step;
+    # None: raw first, then the kinds in their order
+    seed: int | None = None
 
     def __post_init__(self) -> None:
         (self.out / "jobs").mkdir(parents=True, exist_ok=True)
@@ -231,26 +236,47 @@ class Bench:
                      reuse_scaling=True)
         self.save()
 
+    def round_order(self, level: int) -> list[str]:
+        """The contenders of the current round of @level in the order they
+        run: each once, shuffled from the seed (the same seed, level and
+        round give the same order), or raw and then the kinds without one."""
+        order = ["raw", *self.kinds]
+        if self.seed is not None:
+            random.Random(f"{self.seed}:{level}:{self.round}").shuffle(order)
+        return order
+
     def arrays(self) -> None:
-        """Every level, --repeat rounds of raw then each array in turn, so
-        the contenders are interleaved in time and noise shows as spread."""
+        """Every level, --repeat rounds of raw and each array, in an order
+        shuffled for each round (round_order, recorded in the document's
+        "orders"), so the contenders are interleaved in time, none always
+        first or last, and noise shows as spread."""
         paths = [d.path for d in self.devs]
         n = len(self.devs)
         for level in self.levels:
             for self.round in range(1, self.repeat + 1):
-                for wname in self.suite.arrays:
-                    w = jobs.WORKLOADS[wname]
-                    rid = self.rid(f"arrays/raw-r{level}/{wname}/libaio")
-                    src = self._find("scaling", wname, paths) if self.round == 1 else None
-                    if not self._reuse(src, rid, "arrays", "raw"):
-                        self.add(self.fio_job(run_id=rid, step="arrays", kind="raw",
-                                              label="raw", workload=w, engine=jobs.LIBAIO,
-                                              targets=self.targets(self.devs)))
-                    self.doc["runs"][-1]["level"] = level
-                for kind in self.kinds:
-                    self.one_array(kind, level, paths, n)
+                order = self.round_order(level)
+                self.doc.setdefault("orders", []).append(
+                    {"level": level, "round": self.round, "order": order})
+                for kind in order:
+                    if kind == "raw":
+                        self.raw_round(level, paths)
+                    else:
+                        self.one_array(kind, level, paths, n)
                 self.save()
         self.round = 1
+
+    def raw_round(self, level: int, paths: list[str]) -> None:
+        """The raw aggregate of the drives, each array workload, for @level's
+        current round (the first round reuses the scaling step's runs)."""
+        for wname in self.suite.arrays:
+            w = jobs.WORKLOADS[wname]
+            rid = self.rid(f"arrays/raw-r{level}/{wname}/libaio")
+            src = self._find("scaling", wname, paths) if self.round == 1 else None
+            if not self._reuse(src, rid, "arrays", "raw"):
+                self.add(self.fio_job(run_id=rid, step="arrays", kind="raw",
+                                      label="raw", workload=w, engine=jobs.LIBAIO,
+                                      targets=self.targets(self.devs)))
+            self.doc["runs"][-1]["level"] = level
 
     def _skip_array(self, kind: str, level: int, status: str, reason: str,
                     paths: list[str]) -> None:

@@ -1,0 +1,481 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The method of the VM benchmarks (selftests/bench/raid0-nullb and
+raid56-nullb), and the tables of Documentation/stria/performance.rst
+rendered from what a run of them keeps.
+
+A run keeps, in its output directory ($STRIA_OUT in the guest):
+
+``run.json``
+    the benchmark's name, what it measures, the seed of the contenders'
+    order and the order each round ran in, the md settings the sweep
+    chose, the kernel, the tree, the date;
+``fio/CONTENDER-rROUND-JOB.json``
+    fio's JSON output of every measured run, one per contender x round x
+    job, untouched;
+``fio/CONTENDER-rROUND-JOB.member-reads``
+    the read requests the members served during that run (where counted);
+``fio/sweep-CONTENDER-SETTING-JOB.json``
+    fio's JSON output of every run of md's settings sweep.
+
+The guest half runs as ``python3 -m striatest.bench COMMAND OUT ...`` from
+the benchmark's shell (start, order, best-md, summary, complete); the
+host half (render_block, splice) is scripts/render-performance's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import random
+import re
+import statistics
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import docblock
+
+RUN = "run.json"
+FIO = "fio"
+
+# what the contenders are called in the tables
+NAMES = {
+    "raw": "raw members", "stria0": "stria RAID0", "stria5": "stria RAID5",
+    "stria6": "stria RAID6", "md0": "md raid0", "md5": "md RAID5", "md6": "md RAID6",
+    "dm": "dm-stripe",
+}
+# what the jobs are called in the tables, and the unit of their cells
+JOBS = {
+    "randread": ("4K randread", "IOPS"), "randwrite": ("4K randwrite", "IOPS"),
+    "write": ("1M write", "MB/s"),
+}
+
+# md RAID5/6's settings swept before the rounds: stripe_cache_size,
+# group_thread_cnt, skip_copy (md's own default first)
+MD_KNOBS = ("stripe_cache_size", "group_thread_cnt", "skip_copy")
+MD_SWEEP = ("256:0:0", "1024:0:0", "4096:0:0", "4096:2:0", "4096:2:1", "4096:4:1")
+
+
+# --- the order of the contenders
+
+def order(contenders: Sequence[str], seed: int, rnd: int) -> list[str]:
+    """The contenders in the order round @rnd of a run seeded @seed runs
+    them: a permutation, each contender once, the same for the same seed
+    and round, and independent between rounds."""
+    out = list(contenders)
+    random.Random(f"{seed}:{rnd}").shuffle(out)
+    return out
+
+
+def new_seed() -> int:
+    return random.SystemRandom().randrange(1, 2**31)
+
+
+# --- fio's JSON output
+
+@dataclass
+class Measure:
+    iops: float
+    mbps: float
+
+
+def load_fio(path: Path) -> dict[str, Any]:
+    """fio's JSON output; fio may print warnings before the JSON itself."""
+    text = path.read_text()
+    start = text.find("{")
+    if start < 0:
+        raise ValueError(f"{path}: no JSON in it")
+    doc: dict[str, Any] = json.loads(text[start:])
+    return doc
+
+
+def measure(path: Path) -> Measure:
+    """IOPS and MB/s (10^6 bytes) of a fio run with group_reporting: reads
+    and writes together."""
+    jobs = load_fio(path).get("jobs") or []
+    if not jobs:
+        raise ValueError(f"{path}: no jobs in fio's output")
+    iops = bw = 0.0
+    for j in jobs:
+        for d in ("read", "write"):
+            iops += float(j.get(d, {}).get("iops", 0))
+            bw += float(j.get(d, {}).get("bw_bytes", 0))
+    return Measure(iops, bw / 1e6)
+
+
+def value(m: Measure, job: str) -> float:
+    """What the tables show of a run of @job: IOPS, or MB/s for 1M."""
+    return m.mbps if JOBS.get(job, ("", "IOPS"))[1] == "MB/s" else m.iops
+
+
+# --- a run's output directory
+
+def read_run(out: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((out / RUN).read_text())
+    return doc
+
+
+def write_run(out: Path, run: dict[str, Any]) -> None:
+    tmp = out / (RUN + ".tmp")
+    tmp.write_text(json.dumps(run, indent=1, sort_keys=True) + "\n")
+    tmp.replace(out / RUN)
+
+
+def run_file(out: Path, contender: str, rnd: int, job: str, ext: str = "json") -> Path:
+    return out / FIO / f"{contender}-r{rnd}-{job}.{ext}"
+
+
+def sweep_file(out: Path, contender: str, setting: str, job: str) -> Path:
+    return out / FIO / f"sweep-{contender}-{setting.replace(':', '-')}-{job}.json"
+
+
+def runs(out: Path) -> dict[tuple[str, str], dict[int, Measure]]:
+    """Every kept measured run: (contender, job) -> round -> Measure."""
+    res: dict[tuple[str, str], dict[int, Measure]] = {}
+    for f in sorted((out / FIO).glob("*-r*-*.json")):
+        m = re.fullmatch(r"(?!sweep-)(\w+)-r(\d+)-(\w+)\.json", f.name)
+        if m:
+            res.setdefault((m.group(1), m.group(3)), {})[int(m.group(2))] = measure(f)
+    return res
+
+
+def member_reads(out: Path, contender: str, job: str) -> dict[int, int]:
+    res = {}
+    for f in (out / FIO).glob(f"{contender}-r*-{job}.member-reads"):
+        res[int(f.name.split("-r")[1].split("-")[0])] = int(f.read_text().split()[0])
+    return res
+
+
+def sweep(out: Path, contender: str, job: str) -> dict[str, float]:
+    """md's sweep for @contender and @job: setting -> what the table shows."""
+    res = {}
+    pat = re.compile(rf"sweep-{re.escape(contender)}-(\d+)-(\d+)-(\d+)-{re.escape(job)}\.json")
+    for f in (out / FIO).glob(f"sweep-{contender}-*-{job}.json"):
+        m = pat.fullmatch(f.name)
+        if m:
+            res[":".join(m.groups())] = value(measure(f), job)
+    return res
+
+
+def best_setting(results: dict[str, float]) -> str:
+    """The setting whose run did most; on a tie the first in MD_SWEEP order
+    (md's default first), then by name."""
+    if not results:
+        raise ValueError("no sweep results")
+    rank = {s: i for i, s in enumerate(MD_SWEEP)}
+    return min(results, key=lambda s: (-results[s], rank.get(s, len(rank)), s))
+
+
+def setting_text(setting: str) -> str:
+    return ", ".join(f"{k} {v}" for k, v in zip(MD_KNOBS, setting.split(":")))
+
+
+# --- statistics
+
+def med_range(v: Sequence[float]) -> tuple[float, float, float]:
+    return statistics.median(v), min(v), max(v)
+
+
+def paired(a: dict[int, Measure], b: dict[int, Measure], job: str) -> list[float]:
+    """The ratios a / b within each round both ran in."""
+    return [value(a[r], job) / value(b[r], job) for r in sorted(a)
+            if r in b and value(b[r], job)]
+
+
+def _num(x: float) -> str:
+    return f"{x:.0f}"
+
+
+def cell(v: Sequence[float]) -> str:
+    if not v:
+        return "--"
+    m, lo, hi = med_range(v)
+    return f"{_num(m)} ({_num(lo)}-{_num(hi)})"
+
+
+def ratio_cell(v: Sequence[float]) -> str:
+    if not v:
+        return "--"
+    m, lo, hi = med_range(v)
+    return f"{m:.2f} ({lo:.2f}-{hi:.2f})"
+
+
+# --- the text a run reports (bench.txt) and its tables
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """An RST simple table."""
+    w = [max(len(headers[i]), *(len(r[i]) for r in rows)) for i in range(len(headers))]
+    rule = "  ".join("=" * x for x in w)
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.ljust(x) for c, x in zip(cells, w)).rstrip()
+    return [rule, line(headers), rule, *(line(r) for r in rows), rule]
+
+
+def ratios(run: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """The ratios a benchmark reports: (label, numerator, denominator,
+    job)."""
+    out = []
+    for num, den, job in run.get("ratios", []):
+        out.append((f"{NAMES.get(num, num)} / {NAMES.get(den, den)}, "
+                    f"{JOBS.get(job, (job,))[0]}", num, den, job))
+    return out
+
+
+def results_lines(out: Path) -> list[str]:
+    """The tables of a run: the medians of every contender and job, with
+    min-max, the ratios within each round, md's sweep; RST."""
+    run = read_run(out)
+    data = runs(out)
+    jobs = list(run["jobs"])
+    contenders = list(run["contenders"])
+    counted = [j for j in jobs if any(member_reads(out, c, j) for c in contenders)]
+    headers = ["contender"] + [f"{JOBS.get(j, (j, ''))[0]} {JOBS.get(j, ('', 'IOPS'))[1]}"
+                               for j in jobs]
+    headers += [f"member reads, {JOBS.get(j, (j,))[0]}" for j in counted]
+    rows = []
+    for c in contenders:
+        row = [NAMES.get(c, c)]
+        row += [cell([value(m, j) for m in data.get((c, j), {}).values()]) for j in jobs]
+        row += [cell([float(x) for x in member_reads(out, c, j).values()]) for j in counted]
+        rows.append(row)
+    lines = table(headers, rows)
+    rat = ratios(run)
+    if rat:
+        lines += ["", *table(["ratio within each round", "median (min-max)"],
+                             [[label, ratio_cell(paired(data.get((a, j), {}),
+                                                        data.get((b, j), {}), j))]
+                              for label, a, b, j in rat])]
+    best = run.get("md_best") or {}
+    if best:
+        rows = []
+        for c in sorted(best):
+            for j in jobs:
+                if j not in best[c]:
+                    continue
+                sw = sweep(out, c, j)
+                won = best[c][j]
+                rows.append([NAMES.get(c, c), JOBS.get(j, (j,))[0], setting_text(won),
+                             _num(sw[won]) if won in sw else "--",
+                             ", ".join(f"{s} {_num(v)}" for s, v in
+                                       sorted(sw.items(), key=lambda x: -x[1]))])
+        lines += ["", *table(["md", "job", "best setting (used in the rounds)", "best",
+                              "every setting swept (scs:gtc:skip_copy value)"], rows)]
+    return lines
+
+
+def describe(run: dict[str, Any]) -> list[str]:
+    """What the run was, in words: the command, seed and orders."""
+    orders = run.get("orders") or {}
+    lines = [
+        f"Run of {run.get('date', '?')}, tree {run.get('tree') or 'unknown'}, kernel "
+        f"{run.get('kernel', '?')}: {run.get('describe', '')}",
+        f"{run['rounds']} round{'s' if int(run['rounds']) != 1 else ''}; in each round "
+        "the contenders ran in an order "
+        f"shuffled with seed {run['seed']} (STRIA_BENCH_SEED={run['seed']} repeats it):",
+    ]
+    lines += [f"  round {r}: {' '.join(orders[r])}"
+              for r in sorted(orders, key=int)]
+    if run.get("md_best"):
+        lines.append("md's settings were swept before the rounds (each for "
+                     f"{run.get('sweep_runtime', '?')} s a job); each md job ran its "
+                     "rounds with the best.")
+    lines.append("Each cell: the median of the rounds, the lowest and highest in "
+                 "brackets; ratios: of the two contenders within each round, then "
+                 "the median of the rounds.")
+    return lines
+
+
+def summary(out: Path) -> str:
+    return "\n".join(describe(read_run(out)) + [""] + results_lines(out)) + "\n"
+
+
+def missing(out: Path) -> list[str]:
+    """The contender x round x job runs that a complete run has and this
+    one lacks (or whose fio did no I/O)."""
+    run = read_run(out)
+    bad = []
+    for r in range(1, int(run["rounds"]) + 1):
+        for c in run["contenders"]:
+            for j in run["jobs"]:
+                f = run_file(out, c, r, j)
+                try:
+                    ok = measure(f).iops > 0
+                except (OSError, ValueError):
+                    ok = False
+                if not ok:
+                    bad.append(f.name)
+    return bad
+
+
+# --- performance.rst
+
+def begin_marker(name: str) -> str:
+    return f".. bench-begin {name} (scripts/render-performance writes what follows)"
+
+
+def end_marker(name: str) -> str:
+    return f".. bench-end {name}"
+
+
+def blocks(doc: str) -> list[str]:
+    """The names of the generated blocks of @doc, in order."""
+    return re.findall(r"^\.\. bench-begin (\S+) ", doc, re.M)
+
+
+def render_block(name: str, data: Path, data_shown: str) -> str:
+    """The generated text of benchmark @name from its kept run in @data
+    (shown in the text as @data_shown), or what to run when there is none."""
+    cmd = f"selftests/run --kernel stock -v selftests/bench/{name}"
+    if not (data / RUN).exists():
+        return textwrap.fill(
+            f"No run of ``{name}`` is kept yet, so there is no generated table here. "
+            f"To make one: ``make bench`` (or ``{cmd}``), then ``scripts/render-performance "
+            "--import build/bench/stock`` (or ``build/results/stock`` after "
+            f"``selftests/run``), which copies the run's raw fio output to ``{data_shown}`` "
+            "and writes its tables here. The figures below this block predate the "
+            "generated tables: they were copied by hand from runs whose raw output was "
+            "not kept.", width=76, break_long_words=False, break_on_hyphens=False) + "\n"
+    run = read_run(data)
+    orders = run.get("orders") or {}
+    text = (f"Generated by ``scripts/render-performance`` from the raw fio output of "
+            f"``{cmd}`` kept in ``{data_shown}`` (one fio JSON file per contender, round "
+            f"and job). Run of {run.get('date', '?')}, tree "
+            f"{run.get('tree') or 'unknown'}, kernel {run.get('kernel', '?')}: "
+            f"{run.get('describe', '')}. {run['rounds']} "
+            f"round{'s' if int(run['rounds']) != 1 else ''}, each running every "
+            f"contender once in an order shuffled with seed {run['seed']} "
+            f"(``STRIA_BENCH_SEED={run['seed']}`` repeats it): "
+            + "; ".join(f"round {r}: {', '.join(orders[r])}"
+                        for r in sorted(orders, key=int)) + ".")
+    if run.get("md_best"):
+        text += (" md's settings were swept before the rounds, each for "
+                 f"{run.get('sweep_runtime', '?')} s a job, and each md job ran its "
+                 "rounds with the setting that did best for it (last table).")
+    text += (" Each cell is the median of the rounds, with the lowest and highest "
+             "round in brackets; each ratio is that of the two contenders within "
+             "each round, then the median of the rounds, with the lowest and highest.")
+    lines = [textwrap.fill(text, width=76, break_long_words=False, break_on_hyphens=False),
+             ""] + results_lines(data)
+    return "\n".join(lines) + "\n"
+
+
+def splice(doc: str, name: str, text: str) -> str:
+    """@doc with block @name's text replaced by @text."""
+    return docblock.splice(doc, begin_marker(name), end_marker(name), text)
+
+
+def render_doc(doc: str, data_root: Path, shown_root: str) -> str:
+    """@doc with every generated block rendered from @data_root/NAME."""
+    for name in blocks(doc):
+        doc = splice(doc, name, render_block(name, data_root / name, f"{shown_root}/{name}"))
+    return doc
+
+
+# --- the guest's commands
+
+def _start(a: argparse.Namespace) -> int:
+    out = Path(a.out)
+    (out / FIO).mkdir(parents=True, exist_ok=True)
+    seed = int(a.seed) if a.seed else new_seed()
+    ratios_ = [r.split(":") for r in a.ratios.split()] if a.ratios else []
+    write_run(out, {
+        "bench": a.bench, "describe": a.describe, "seed": seed, "rounds": a.rounds,
+        "contenders": a.contenders.split(), "jobs": a.jobs.split(), "ratios": ratios_,
+        "orders": {}, "md_best": {}, "sweep_runtime": a.sweep_runtime,
+        "kernel": a.kernel, "tree": a.tree,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    })
+    print(seed)
+    return 0
+
+
+def _order(a: argparse.Namespace) -> int:
+    out = Path(a.out)
+    run = read_run(out)
+    o = order(run["contenders"], int(run["seed"]), a.round)
+    run["orders"][str(a.round)] = o
+    write_run(out, run)
+    print(" ".join(o))
+    return 0
+
+
+def _best_md(a: argparse.Namespace) -> int:
+    out = Path(a.out)
+    won = best_setting(sweep(out, a.contender, a.job))
+    run = read_run(out)
+    run["md_best"].setdefault(a.contender, {})[a.job] = won
+    write_run(out, run)
+    print(won)
+    return 0
+
+
+def _summary(a: argparse.Namespace) -> int:
+    sys.stdout.write(summary(Path(a.out)))
+    return 0
+
+
+def _complete(a: argparse.Namespace) -> int:
+    bad = missing(Path(a.out))
+    for f in bad:
+        print(f"missing or no I/O: {f}")
+    return 1 if bad else 0
+
+
+def _md_settings(a: argparse.Namespace) -> int:
+    print(" ".join(MD_SWEEP))
+    return 0
+
+
+def _value(a: argparse.Namespace) -> int:
+    m = measure(Path(a.file))
+    print(f"{m.iops:.0f} {m.mbps:.0f}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m striatest.bench")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("start", help="begin a run: write OUT/run.json, print the seed")
+    p.add_argument("out")
+    p.add_argument("--bench", required=True)
+    p.add_argument("--describe", default="")
+    p.add_argument("--seed", default="", help="empty: a new random seed")
+    p.add_argument("--rounds", type=int, required=True)
+    p.add_argument("--contenders", required=True)
+    p.add_argument("--jobs", required=True)
+    p.add_argument("--ratios", default="", help="NUM:DEN:JOB ...")
+    p.add_argument("--sweep-runtime", type=int, default=0)
+    p.add_argument("--kernel", default="")
+    p.add_argument("--tree", default="")
+    p.set_defaults(fn=_start)
+    p = sub.add_parser("order", help="print (and record) the order of round ROUND")
+    p.add_argument("out")
+    p.add_argument("round", type=int)
+    p.set_defaults(fn=_order)
+    p = sub.add_parser("best-md", help="print (and record) the best swept md setting")
+    p.add_argument("out")
+    p.add_argument("contender")
+    p.add_argument("job")
+    p.set_defaults(fn=_best_md)
+    p = sub.add_parser("summary", help="the run's tables, as text")
+    p.add_argument("out")
+    p.set_defaults(fn=_summary)
+    p = sub.add_parser("complete", help="exit 1 when a contender x round x job is missing")
+    p.add_argument("out")
+    p.set_defaults(fn=_complete)
+    p = sub.add_parser("md-settings", help="the md settings swept (SCS:GTC:SKIP ...)")
+    p.set_defaults(fn=_md_settings)
+    p = sub.add_parser("value", help="IOPS and MB/s of a fio JSON file")
+    p.add_argument("file")
+    p.set_defaults(fn=_value)
+    a = ap.parse_args(argv)
+    rc: int = a.fn(a)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,280 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The VM benchmarks' method (selftests/bench, striatest.bench): the
+contenders' shuffled order, md's best setting from the sweep, the tables
+rendered from kept fio JSON, and performance.rst showing the kept runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from striatest import bench, testfile
+from striatest.kernels import TOP
+
+FIXTURE = Path(__file__).parent / "fixtures" / "bench-run"
+DOC = TOP / "Documentation" / "stria" / "performance.rst"
+DATA = TOP / "Documentation" / "stria" / "bench-data"
+CONTENDERS = ["raw", "stria0", "stria5", "stria6", "md5", "md6"]
+
+
+# --- the order
+
+@pytest.mark.parametrize("seed", [1, 42, 2**31 - 1])
+def test_every_contender_runs_once_in_every_round(seed: int) -> None:
+    for rnd in range(1, 11):
+        o = bench.order(CONTENDERS, seed, rnd)
+        assert sorted(o) == sorted(CONTENDERS)
+        assert len(o) == len(set(o))
+
+
+def test_the_seed_repeats_the_order() -> None:
+    assert [bench.order(CONTENDERS, 7, r) for r in range(1, 6)] == \
+        [bench.order(CONTENDERS, 7, r) for r in range(1, 6)]
+
+
+def test_the_order_changes_between_rounds_and_seeds() -> None:
+    rounds = {tuple(bench.order(CONTENDERS, 7, r)) for r in range(1, 21)}
+    assert len(rounds) > 10
+    seeds = {tuple(bench.order(CONTENDERS, s, 1)) for s in range(1, 21)}
+    assert len(seeds) > 10
+    # not a fixed rotation: every contender is first in some round
+    assert {bench.order(CONTENDERS, 7, r)[0] for r in range(1, 61)} == set(CONTENDERS)
+
+
+def test_the_input_list_is_not_shuffled_in_place() -> None:
+    c = list(CONTENDERS)
+    bench.order(c, 3, 1)
+    assert c == CONTENDERS
+
+
+# --- the md sweep
+
+def test_the_best_setting_is_the_one_that_did_most() -> None:
+    assert bench.best_setting({"256:0:0": 100.0, "4096:2:0": 180.0, "4096:2:1": 170.0}) \
+        == "4096:2:0"
+
+
+def test_a_tie_goes_to_the_earlier_setting_of_the_sweep() -> None:
+    assert bench.best_setting({"4096:2:1": 100.0, "256:0:0": 100.0}) == "256:0:0"
+    assert bench.best_setting({"4096:4:1": 100.0, "1024:0:0": 100.0}) == "1024:0:0"
+
+
+def test_no_sweep_result_is_an_error() -> None:
+    with pytest.raises(ValueError):
+        bench.best_setting({})
+
+
+def test_the_sweep_reads_its_kept_runs() -> None:
+    assert bench.sweep(FIXTURE, "md5", "write") == {"256:0:0": 150.0, "4096:2:0": 225.0}
+    assert bench.best_setting(bench.sweep(FIXTURE, "md5", "write")) == "4096:2:0"
+    assert bench.best_setting(bench.sweep(FIXTURE, "md5", "randread")) == "256:0:0"
+
+
+def test_md_default_is_swept_first() -> None:
+    assert bench.MD_SWEEP[0] == "256:0:0"
+    assert all(len(s.split(":")) == 3 for s in bench.MD_SWEEP)
+
+
+# --- the guest's commands, as the benchmark's shell calls them
+
+def test_start_order_and_best_md_record_the_run(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert bench.main(["start", str(out), "--bench", "x", "--seed", "99", "--rounds", "2",
+                       "--contenders", "raw md5", "--jobs", "write"]) == 0
+    assert capsys.readouterr().out.strip() == "99"
+    assert bench.main(["order", str(out), "2"]) == 0
+    assert capsys.readouterr().out.split() == bench.order(["raw", "md5"], 99, 2)
+    for f in FIXTURE.glob("fio/sweep-md5-*-write.json"):
+        shutil.copy(f, out / "fio" / f.name)
+    assert bench.main(["best-md", str(out), "md5", "write"]) == 0
+    assert capsys.readouterr().out.strip() == "4096:2:0"
+    run = json.loads((out / "run.json").read_text())
+    assert run["seed"] == 99
+    assert run["orders"] == {"2": bench.order(["raw", "md5"], 99, 2)}
+    assert run["md_best"] == {"md5": {"write": "4096:2:0"}}
+
+
+def test_without_a_seed_start_draws_one(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    bench.main(["start", str(tmp_path), "--bench", "x", "--rounds", "1",
+                "--contenders", "a", "--jobs", "write"])
+    seed = int(capsys.readouterr().out)
+    assert json.loads((tmp_path / "run.json").read_text())["seed"] == seed > 0
+
+
+def _bash(script: str, out: Path) -> subprocess.CompletedProcess[str]:
+    """@script run in bash after selftests/bench/.lib.sh, with the guest's
+    report functions stubbed and the arrays replaced by stubs that log."""
+    pre = f"""
+set -u
+STRIA_TOP={TOP}
+STRIA_OUT={out}
+. {TOP}/selftests/bench/.lib.sh
+diag() {{ echo "# $*" >>{out}/log; }}
+not_ok() {{ echo "not ok $*" >>{out}/log; }}
+check() {{ shift; "$@"; }}
+setup() {{ echo "setup $1" >>{out}/log; echo /dev/$1; }}
+teardown() {{ echo "teardown $1" >>{out}/log; }}
+md_tune() {{ echo "md_tune $1" >>{out}/log; MD_NOW=$1; }}
+"""
+    return subprocess.run(["bash", "-c", pre + script], capture_output=True, text=True)
+
+
+def test_the_rounds_run_each_contender_once_in_the_recorded_order(tmp_path: Path) -> None:
+    p = _bash("""
+ROUNDS=3 JOBS="randread write"
+bench start "$STRIA_OUT" --bench x --seed 5 --rounds 3 --contenders "raw stria5 md5" \
+    --jobs "$JOBS" >/dev/null
+m() { echo "measure $1 $2 $3 $4" >>"$STRIA_OUT/log"; }
+bench_rounds m
+""", tmp_path)
+    assert p.returncode == 0, p.stderr
+    log = (tmp_path / "log").read_text().splitlines()
+    assert not [ln for ln in log if ln.startswith("not ok")]
+    run = json.loads((tmp_path / "run.json").read_text())
+    for r in (1, 2, 3):
+        o = bench.order(["raw", "stria5", "md5"], 5, r)
+        assert run["orders"][str(r)] == o
+    want = []
+    for r in (1, 2, 3):
+        for c in bench.order(["raw", "stria5", "md5"], 5, r):
+            want += [f"setup {c}", f"measure {c} {r} randread /dev/{c}",
+                     f"measure {c} {r} write /dev/{c}", f"teardown {c}"]
+    assert [ln for ln in log if not ln.startswith("#")] == want
+
+
+def test_the_sweep_picks_md_settings_and_the_rounds_use_them(tmp_path: Path) -> None:
+    """raid56-nullb's sweep_md and measure, with fio replaced by a stub
+    whose md does best at 1024:0:0 for reads and 4096:2:1 for writes."""
+    p = _bash(f"""
+. {TOP}/selftests/bench/raid56-nullb
+CONTENDERS="raw md5" JOBS="randread write" ROUNDS=1 STRIA_BENCH_MD_SWEEP="256:0:0 1024:0:0 4096:2:1"
+member_reads() {{ echo 0; }}
+fio_job() {{
+    local iops=100
+    case ${{MD_NOW:-}}:$3 in 1024:0:0:randread | 4096:2:1:write) iops=900 ;; esac
+    echo "fio_job $3 ${{MD_NOW:-}}" >>"$STRIA_OUT/log"
+    printf '{{"jobs": [{{"read": {{"iops": %s, "bw_bytes": %s000000}}}}]}}\\n' $iops $iops >"$1"
+}}
+bench start "$STRIA_OUT" --bench x --seed 1 --rounds 1 --contenders "$CONTENDERS" \
+    --jobs "$JOBS" >/dev/null
+sweep_md
+bench_rounds measure
+""", tmp_path)
+    assert p.returncode == 0, p.stderr
+    log = (tmp_path / "log").read_text()
+    assert "not ok" not in log, log
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["md_best"] == {"md5": {"randread": "1024:0:0", "write": "4096:2:1"}}
+    # every setting was swept for every job
+    assert len(list(tmp_path.glob("fio/sweep-md5-*.json"))) == 6
+    assert "md5 write: best 4096:2:1" in log
+    # md's rounds ran each job with its best setting
+    assert (tmp_path / "fio" / "md5-r1-randread.json").exists()
+    tail = log[log.index("setup md5", log.index("teardown md5")):]
+    assert "md_tune 1024:0:0\nfio_job randread 1024:0:0" in tail
+    assert "md_tune 4096:2:1\nfio_job write 4096:2:1" in tail
+    assert bench.missing(tmp_path) == []
+
+
+# --- the tables
+
+def test_runs_are_read_from_the_kept_files() -> None:
+    data = bench.runs(FIXTURE)
+    assert sorted(data) == [(c, j) for c in ("md5", "raw", "stria5")
+                            for j in ("randread", "write")]
+    assert data[("raw", "randread")][1].iops == pytest.approx(40000.4)
+    # the fio warning before the JSON is skipped
+    assert data[("md5", "write")][2].mbps == pytest.approx(230)
+    assert bench.member_reads(FIXTURE, "md5", "write") == {1: 601, 2: 602, 3: 603}
+
+
+def test_the_table_gives_the_median_with_min_and_max() -> None:
+    text = "\n".join(bench.results_lines(FIXTURE))
+    assert "raw members  42000 (40000-44000)  1280 (1250-1300)  0 (0-0)" in text
+    assert "md RAID5     31000 (30000-32000)  220 (200-230)     602 (601-603)" in text
+    # ratios within each round: 340/220, 330/230, 345/200
+    assert "stria RAID5 / md RAID5, 1M write        1.55 (1.43-1.73)" in text
+    assert "stria_cache" not in text
+    assert "stripe_cache_size 4096, group_thread_cnt 2, skip_copy 0  225" in text
+
+
+def test_the_generated_block_states_command_seed_and_statistic() -> None:
+    text = bench.render_block("raid56-nullb", FIXTURE, "fixtures/bench-run")
+    prose = " ".join(text.split("\n\n")[0].split())
+    assert "``selftests/run --kernel stock -v selftests/bench/raid56-nullb``" in prose
+    assert "``STRIA_BENCH_SEED=1234``" in prose
+    assert "round 2: stria5, md5, raw;" in prose
+    assert "Each cell is the median of the rounds, with the lowest and highest" in prose
+    assert "best setting (used in the rounds)" in text
+    assert "\n".join(bench.results_lines(FIXTURE)) in text
+
+
+def test_a_block_without_a_kept_run_says_what_makes_one(tmp_path: Path) -> None:
+    text = " ".join(bench.render_block("raid0-nullb", tmp_path / "none",
+                                       "x/raid0-nullb").split())
+    assert "scripts/render-performance --import build/bench/stock" in text
+    assert "predate" in text
+
+
+def test_splice_replaces_only_its_block() -> None:
+    doc = ("a\n" + bench.begin_marker("one") + "\nold\n" + bench.end_marker("one") + "\nb\n"
+           + bench.begin_marker("two") + "\nkeep\n" + bench.end_marker("two") + "\n")
+    assert bench.blocks(doc) == ["one", "two"]
+    new = bench.splice(doc, "one", "new\n")
+    assert "old" not in new and "keep" in new and new.startswith("a\n")
+    assert bench.splice(new, "one", "new\n") == new
+    with pytest.raises(ValueError):
+        bench.splice(doc, "three", "x\n")
+
+
+def test_render_performance_check_notices_a_stale_table(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURE, data / "raid56-nullb")
+    doc = tmp_path / "doc.rst"
+    doc.write_text("x\n" + bench.begin_marker("raid56-nullb") + "\nhand-copied\n"
+                   + bench.end_marker("raid56-nullb") + "\n")
+    cmd = [str(TOP / "scripts" / "render-performance"), "--data", str(data), str(doc)]
+    assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 1
+    assert subprocess.run(cmd, capture_output=True).returncode == 0
+    assert "4K randread IOPS" in doc.read_text()
+    assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 0
+
+
+def test_render_performance_imports_a_make_bench_run(tmp_path: Path) -> None:
+    results = tmp_path / "bench" / "stock"
+    shutil.copytree(FIXTURE, results / "bench_raid56-nullb" / "out")
+    doc = tmp_path / "doc.rst"
+    doc.write_text(bench.begin_marker("raid56-nullb") + "\n" + bench.end_marker("raid56-nullb")
+                   + "\n")
+    p = subprocess.run([str(TOP / "scripts" / "render-performance"), "--import", str(results),
+                        "--data", str(tmp_path / "data"), str(doc)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "data" / "raid56-nullb" / "fio" / "md5-r1-write.json").exists()
+    assert "602 (601-603)" in doc.read_text()
+
+
+def test_performance_rst_shows_the_kept_runs() -> None:
+    """The generated blocks of performance.rst are what the kept raw runs
+    in Documentation/stria/bench-data give (or, for a benchmark with no
+    kept run, the text that says so), not typed by hand."""
+    doc = DOC.read_text()
+    assert set(bench.blocks(doc)) >= {"raid0-nullb", "raid56-nullb"}
+    assert bench.render_doc(doc, DATA, "Documentation/stria/bench-data") == doc, \
+        "run scripts/render-performance"
+
+
+# --- the runner keeps a benchmark's output
+
+def test_the_benchmarks_keep_their_output(tmp_path: Path) -> None:
+    for name in ("raid0-nullb", "raid56-nullb"):
+        assert testfile.load(TOP / "selftests" / "bench" / name, TOP).keep_out
+    t = tmp_path / "t"
+    t.write_text("DESCRIPTION=x\n")
+    assert not testfile.load(t, tmp_path).keep_out

@@ -352,3 +352,56 @@ def test_reload_that_fails_loads_nvme_back_without_the_options(plain: Env) -> No
            "options" in out["reload"]["message"]
     # The drives are back (rediscovered) and tuned.
     assert plain.attr("nvme0n1", "nomerges") == "2\n"
+
+
+def test_revert_reload_nvme_loads_the_previous_options(plain: Env) -> None:
+    import subprocess
+
+    calls: list[list[str]] = []
+
+    def runner(cmd: list[str]) -> "subprocess.CompletedProcess[str]":
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    code, out = plain.run_json("apply", "-p", "latency", "--reload-nvme", runner=runner)
+    assert code == 0, out
+    conf = (plain.modprobe / "stria-tune.conf").read_text()
+    calls.clear()
+    code, out = plain.run_json("revert", "--reload-nvme", runner=runner)
+    assert code == 0, out
+    assert not (plain.modprobe / "stria-tune.conf").exists()
+    core = "options nvme_core " in conf
+    assert calls == [["modprobe", "-r", "nvme"]] + ([["modprobe", "-r", "nvme_core"]]
+                                                    if core else []) + [
+        ["modprobe", "-C", str(plain.modprobe), "nvme"]]
+    assert out["reload"] == {"done": True,
+                             "message": "reloaded nvme" + (" and nvme_core" if core else "")}
+    assert out["remaining"] == 0
+
+
+def test_revert_reload_nvme_without_module_options_reloads_nothing(plain: Env) -> None:
+    def runner(cmd: list[str]) -> Any:
+        raise AssertionError("must not run")
+
+    code, out = plain.run_json("apply", "-p", "throughput", "--queue-only")
+    assert code == 0, out
+    code, out = plain.run_json("revert", "--reload-nvme", runner=runner)
+    assert code == 0, out
+    assert out["reload"] == {"done": False,
+                             "message": "no module options were restored: nothing to reload"}
+
+
+def test_revert_reload_nvme_refused_while_in_use_is_partial(plain: Env) -> None:
+    def runner(cmd: list[str]) -> Any:
+        raise AssertionError("must not run")
+
+    code, out = plain.run_json("apply", "-p", "latency")
+    assert code == 0, out
+    (plain.root / "proc/mounts").write_text("/dev/nvme1n1 /data xfs rw 0 0\n")
+    code, out = plain.run_json("revert", "--reload-nvme", runner=runner)
+    assert code == 3
+    assert out["reload"]["done"] is False
+    assert "/dev/nvme1n1 is mounted on /data" in out["reload"]["message"]
+    assert out["remaining"] == 0
+    code, text, _ = plain.run("revert", "--reload-nvme", runner=runner)
+    assert "nothing to revert" in text

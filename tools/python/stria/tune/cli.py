@@ -101,8 +101,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="reload the nvme driver so module parameters take effect "
                         "(refused while an NVMe device is mounted or in use)")
 
-    sub.add_parser("revert", parents=[common],
-                   help="restore every value apply changed")
+    p = sub.add_parser("revert", parents=[common],
+                       help="restore every value apply changed")
+    p.add_argument("--reload-nvme", action="store_true",
+                   help="when module options were restored, reload the nvme driver so "
+                        "the previous ones take effect (refused while an NVMe device is "
+                        "mounted or in use)")
 
     p = sub.add_parser("persist", parents=[common],
                        help="write udev rules that apply a profile at boot and hotplug")
@@ -373,13 +377,18 @@ def cmd_revert(ctx: Context) -> int:
         code, restored = applymod.revert(state, ctx.fs, ctx.nvme)
     except StateError as e:
         raise CliError(str(e)) from e
+    reload = _revert_reload(ctx, restored) if ctx.args.reload_nvme else None
+    if reload and not reload["done"] and reload["tried"]:
+        code = max(code, EXIT_PARTIAL)
+    if reload:
+        del reload["tried"]
     if ctx.json:
         ctx.emit({"restored": [{"device": r.entry.device, "setting": r.entry.setting,
                                 "target": r.entry.target,
                                 "value": r.entry.old if r.entry.kind != "file" else None,
                                 "result": r.result, "message": r.message}
                                for r in restored],
-                  "remaining": len(state.entries), "exit_code": code})
+                  "remaining": len(state.entries), "reload": reload, "exit_code": code})
         return code
     con = ctx.console()
     if not restored:
@@ -396,10 +405,29 @@ def cmd_revert(ctx: Context) -> int:
         t.add_row(r.entry.device, r.entry.setting, value or "", r.result, r.message)
     if t.rows:
         emit(con, t)
-    if code == EXIT_PARTIAL:
+    if reload:
+        emit(con, ("reload: " if reload["done"] else "no reload: ") + reload["message"])
+    if code == EXIT_PARTIAL and state.entries:
         emit(con, f"partial: {len(state.entries)} value(s) could not be "
              f"restored and stay in the state; run revert again once fixed")
     return code
+
+
+def _revert_reload(ctx: Context, restored: list[applymod.Restored]) -> dict[str, Any]:
+    """revert --reload-nvme: load nvme again with the module options just
+    restored, when a modprobe.d file was restored (nvme_core too when the
+    file apply had written set its options)."""
+    files = [r.entry for r in restored if r.entry.kind == "file" and r.result == "restored"]
+    if not files:
+        return {"done": False, "tried": False,
+                "message": "no module options were restored: nothing to reload"}
+    core = any("options nvme_core " in (e.new or "") for e in files)
+    before = len(ctx.system().namespaces)
+    result = applymod.reload_nvme(ctx.fs, ctx.args.modprobe_dir, core,
+                                  ctx.runner or applymod._run)
+    if result.unloaded:
+        _wait_for_namespaces(ctx, before)
+    return {"done": result.done, "tried": True, "message": result.message}
 
 
 def cmd_persist(ctx: Context) -> int:

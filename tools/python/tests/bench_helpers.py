@@ -122,6 +122,7 @@ def run_all(b: Bench) -> dict[str, Any]:
     b.scaling()
     b.raw_engines()
     b.arrays()
+    b.latency()
     b.doc["finished"] = results.now()
     b.save()
     return b.doc

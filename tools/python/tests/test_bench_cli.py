@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bench_helpers import FakeBackend, FakeFio, full_doc
-from stria.bench import cli, results
+from stria.bench import cli, report, results
 from stria.bench.steps import Bench
 
 
@@ -182,3 +182,43 @@ def test_block_devices_need_root(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(cli.devices, "is_block_device", lambda p: True)
     assert cli.main(["run", "--devices", "/dev/nullb0"]) == cli.EXIT_ERROR
     assert "needs root" in capsys.readouterr().err
+
+
+def one_drive_run(tmp_path: Path, *args: str) -> dict[str, Any]:
+    """results.json of a run on one file as the drive, fake fio and arrays."""
+    d = tmp_path / "nullb0"
+    d.write_bytes(b"\0" * 65536)
+
+    def factory(**kw: Any) -> Bench:
+        return Bench(**kw, backends={k: FakeBackend(k) for k in ("stria", "md", "dm")},
+                     run_fio=FakeFio())
+
+    out = tmp_path / "out"
+    argv = ["run", "--devices", str(d), "--out", str(out), *args]
+    assert cli.cmd_run(cli.build_parser().parse_args(argv), bench_factory=factory) == 0
+    return results.load(out)
+
+
+@pytest.mark.parametrize("levels,expect", [(None, [0]), ("", []), ("0,5", [0, 5])])
+def test_latency_levels_override_the_suite(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           levels: str | None, expect: list[int]) -> None:
+    doc = one_drive_run(tmp_path, "--levels", "",
+                        *(["--latency-levels", levels] if levels is not None else []))
+    assert doc["settings"]["latency"]["levels"] == expect
+    lat = {r["label"] for r in doc["runs"] if r["step"] == "latency"}
+    assert lat == (set() if not expect else {"raw"} | {f"stria-r{x}" for x in expect})
+
+
+def test_settings_carry_the_seed_and_the_latency_step(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    doc = one_drive_run(tmp_path, "--levels", "0", "--seed", "7")
+    assert doc["settings"]["seed"] == 7
+    assert doc["settings"]["latency"]["levels"] == [0]
+    assert [(o["level"], o["round"]) for o in doc["orders"]] == [(0, 1)]
+    assert {r["step"] for r in doc["runs"]} >= {"arrays", "latency"}
+    # the arrays step's entries and the latency step's are told apart
+    assert {a["step"] for a in doc["arrays"]} == {"arrays", "latency"}
+    doc["devices"][0]["model"] = "QEMU NVMe Ctrl"
+    head = "\n".join(report.header(doc))
+    assert "shuffled with seed 7 (`--seed 7` repeats it)" in head
+    assert "- **emulated hardware** (" in head

@@ -66,3 +66,14 @@ def test_fio_args_cannot_inject_sections(bad: str) -> None:
 def test_safe_file_names() -> None:
     assert spec().file_name == "scaling_2_randread-4k_libaio.fio"
     assert jobs.safe_name("arrays/md-r0/x y") == "arrays_md-r0_x_y"
+
+
+def test_latency_workloads_one_job_at_qd1_and_qd32() -> None:
+    text = jobs.render(spec(job_id="latency/raw/qd1/io_uring-hipri",
+                            workload=jobs.RANDREAD_4K_QD1, engine=jobs.IO_URING_HIPRI))
+    assert "ioengine=io_uring\nhipri=1" in text
+    assert "rw=randread\nbs=4k\niodepth=1\nnumjobs=1\n" in text
+    # an array gets one job per member: 4 members at QD32
+    text = jobs.render(spec(workload=jobs.RANDREAD_4K_QD32, engine=jobs.IO_URING, numjobs=4,
+                            targets=(jobs.Target("/dev/stria0"),)))
+    assert "iodepth=32\nnumjobs=4\n" in text and "hipri" not in text

@@ -77,3 +77,25 @@ def test_terminal_summary(tmp_path: Path) -> None:
     assert any(x.startswith("scaling (randread-4k): ") for x in lines)
     assert any(x.startswith("md RAID0 randread-4k: ") and x.endswith("% of raw") for x in lines)
     assert "stria RAID0 randread-4k: skipped: stria not available: striactl not found" in lines
+
+
+def test_latency_table_from_recorded_fio_and_emulated_time(tmp_path: Path) -> None:
+    doc = full_doc(tmp_path)
+    text = report.render(doc)
+    # io_uring-randread-4k.json: 73011 IOPS, clat p50 733184 ns, p99 5013504,
+    # p99.9 7700480 ns; three drives (nullb2 at half), each its own group
+    assert "| raw drives | 1 | interrupt | 182.5k IOPS | 733 µs | 5.01 ms | 7.70 ms | - | - |  |" \
+        in text
+    # files cannot poll: skipped, with why; stria is not there: said so
+    assert "| raw drives | 32 | polled | - | - | - | - | - | - | skipped: queue/io_poll is not 1 " \
+           "on nullb0, nullb1, nullb2 |" in text
+    assert "| stria RAID0 | 1 | interrupt | - |" in text and \
+        "skipped: stria not available: striactl not found |" in text
+    assert "Emulated time" not in text and "emulated hardware" not in text
+    doc["devices"][1]["model"] = "QEMU NVMe Ctrl"
+    doc["environment"]["cpu"] = {"model": "QEMU Virtual CPU version 2.5+", "count": 2}
+    text = report.render(doc)
+    why = "/dev/nullb1 is a QEMU NVMe Ctrl; the CPU is a QEMU Virtual CPU version 2.5+"
+    assert f"**Emulated time.** {why}: these figures are the emulator's time" in text
+    assert f"- **emulated hardware** ({why}): every figure below is emulated time" in text
+    assert "no verdict on speed" in text

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ def test_whole_quick_run(tmp_path: Path) -> None:
     # stria not available: said so in arrays and runs, nothing created
     st = [a for a in doc["arrays"] if a["kind"] == "stria"][0]
     assert st == {"kind": "stria", "level": 0, "status": "unavailable", "round": 1,
-                  "reason": "stria not available: striactl not found"}
+                  "step": "arrays", "reason": "stria not available: striactl not found"}
     assert runs["arrays/stria-r0/randread-4k/libaio"]["status"] == "skipped"
     eff = [a for a in doc["analysis"]["arrays"] if a["kind"] == "md"
            and a["workload"] == "randread-4k"][0]["efficiency"]
@@ -227,3 +228,96 @@ def test_planned_jobs_for_the_full_suite(tmp_path: Path) -> None:
     run_all(b)
     ran = len([r for r in b.doc["runs"] if not r.get("reused")])
     assert abs(planned - ran) <= 3  # an ETA estimate: reuse depends on outcomes
+
+
+class PolledFio(FakeFio):
+    """Polled runs succeed (the recorded one, on a file, failed): answered
+    with the interrupt-driven document, its latency halved."""
+
+    def __call__(self, job: Path, out: Path, timeout: float) -> Any:
+        text = job.read_text()
+        polled = "hipri=1" in text
+        if polled:
+            alt = job.with_name("irq-" + job.name)
+            alt.write_text(text.replace("hipri=1\n", ""))
+            job = alt
+        doc, err = super().__call__(job, out, timeout)
+        assert doc is not None
+        if polled:
+            for j in doc["jobs"]:
+                pct = j["read"]["clat_ns"]["percentile"]
+                for k in pct:
+                    pct[k] = pct[k] // 2
+        return doc, err
+
+
+def test_latency_matrix_raw_and_stria_polled_and_interrupt(tmp_path: Path) -> None:
+    from stria.bench import report
+    stria = FakeBackend("stria")
+    fio = PolledFio()
+    # the drives and the RAID0 poll; the RAID5 does not (a member that cannot)
+    b = bench(tmp_path, fio, {"stria": stria},
+              poll={"nullb0": "1", "nullb1": "1", "nullb2": "1", "fake-stria0": "1",
+                    "fake-stria5": "0"})
+    b.suite = dataclasses.replace(b.suite, latency_levels=())
+    without = b.planned_jobs()
+    b.suite = dataclasses.replace(b.suite, latency_levels=(0, 5))
+    planned = b.planned_jobs() - without
+    b.latency()
+    runs = by_id(b.doc)
+    ids = [r["id"] for r in b.doc["runs"]]
+    assert ids[:4] == ["latency/raw/qd1/io_uring", "latency/raw/qd1/io_uring-hipri",
+                       "latency/raw/qd32/io_uring", "latency/raw/qd32/io_uring-hipri"]
+    assert len(ids) == 12
+    # raw: each drive its own group, one job each; the array: one job per member
+    raw = (b.out / runs["latency/raw/qd1/io_uring-hipri"]["job_file"]).read_text()
+    assert "hipri=1" in raw and "iodepth=1\nnumjobs=1\n" in raw
+    assert raw.count("filename=/dev/nullb") == 3
+    arr = (b.out / runs["latency/stria-r0/qd32/io_uring"]["job_file"]).read_text()
+    assert "iodepth=32\nnumjobs=3\n" in arr and "filename=/dev/fake-stria0" in arr
+    assert [(s.level, s.members) for s in stria.created] == \
+        [(0, ["/dev/nullb0", "/dev/nullb1", "/dev/nullb2"]),
+         (5, ["/dev/nullb0", "/dev/nullb1", "/dev/nullb2"])]
+    assert stria.destroyed == ["/dev/fake-stria0", "/dev/fake-stria5"]
+    assert all(a["step"] == "latency" and a["status"] == "ok" for a in b.doc["arrays"])
+    r5 = runs["latency/stria-r5/qd1/io_uring-hipri"]
+    assert r5["status"] == "skipped" and r5["reason"] == "queue/io_poll is not 1 on fake-stria5"
+    assert runs["latency/stria-r5/qd1/io_uring"]["status"] == "ok"
+    assert planned == len(ids)
+    b.save()
+    lat = {(e["target"], e["iodepth"], e["engine"]): e for e in b.doc["analysis"]["latency"]}
+    hip = lat[("stria-r0", 1, "io_uring-hipri")]
+    assert hip["polled"] and hip["status"] == "ok"
+    assert hip["p50_vs_interrupt"] == pytest.approx(0.5, rel=1e-3)
+    assert hip["p50_vs_raw"] == pytest.approx(1.0)
+    assert lat[("raw", 32, "io_uring")]["p50_vs_raw"] is None
+    assert lat[("stria-r5", 1, "io_uring-hipri")]["status"] == "skipped"
+    text = report.render(b.doc)
+    assert "## Latency: polled (io_uring hipri) against interrupt-driven (io_uring)" in text
+    assert "| stria RAID5 | 1 | polled | - | - | - | - | - | - | skipped: queue/io_poll is not " \
+           "1 on fake-stria5 |" in text
+
+
+def test_latency_array_that_cannot_be_built_is_skipped_with_why(tmp_path: Path) -> None:
+    b = bench(tmp_path, FakeFio(), {"stria": FakeBackend("stria", fail_create=True)}, n=2)
+    b.suite = dataclasses.replace(b.suite, latency_levels=(0, 5))
+    b.latency()
+    runs = by_id(b.doc)
+    assert runs["latency/raw/qd32/io_uring"]["status"] == "ok"
+    assert runs["latency/raw/qd32/io_uring-hipri"]["reason"] == \
+        "queue/io_poll is not 1 on nullb0, nullb1"
+    assert runs["latency/stria-r0/qd1/io_uring"]["reason"] == "create failed: mdadm: device busy"
+    assert runs["latency/stria-r5/qd1/io_uring"]["reason"] == \
+        "RAID5 needs at least 3 members, 2 given"
+    b.save()
+    from stria.bench import report
+    text = report.render(b.doc)
+    # the latency step's arrays are not the arrays step's
+    assert "## Arrays vs the raw drives" not in text
+
+
+def test_no_latency_step_without_levels(tmp_path: Path) -> None:
+    b = bench(tmp_path, FakeFio(), {})
+    b.suite = dataclasses.replace(b.suite, latency_levels=())
+    b.latency()
+    assert b.doc["runs"] == [] and b.doc["arrays"] == []

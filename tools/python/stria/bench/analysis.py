@@ -24,7 +24,7 @@ import statistics
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable
 
-from .jobs import WORKLOADS, Workload
+from .jobs import ENGINES, WORKLOADS, Workload
 
 PARITY = {0: 0, 5: 1, 6: 2}
 SCALING_THRESHOLD = 0.9
@@ -227,7 +227,8 @@ def analyze(doc: dict[str, Any]) -> dict[str, Any]:
     links = {d["path"]: d.get("pcie_link") for d in doc.get("devices", [])}
     link_mbps = {d["path"]: d.get("link_mbps") for d in doc.get("devices", [])}
     n = len(devices)
-    out: dict[str, Any] = {"baseline": {}, "scaling": {}, "arrays": [], "engines": []}
+    out: dict[str, Any] = {"baseline": {}, "scaling": {}, "arrays": [], "engines": [],
+                           "latency": latency(runs)}
     base: dict[str, dict[str, float]] = {}
     for wname in WORKLOADS:
         per = _baseline(runs, devices, wname)
@@ -313,3 +314,52 @@ def analyze(doc: dict[str, Any]) -> dict[str, Any]:
             "lat_p99_ns": median(p99) if p99 else None,
         })
     return out
+
+
+LATENCY_PERCENTILES = ("50", "99", "99.9")
+INTERRUPT = "io_uring"  # what a polled run is held against
+
+
+def latency(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The latency step, one entry per target x workload x engine: IOPS and
+    completion-latency percentiles (medians over rounds), and for a polled
+    entry its p50 against the same target's interrupt-driven one, for an
+    array's its p50 against the raw drives' with the same workload and engine."""
+    out: list[dict[str, Any]] = []
+    for group in _rounds(_find(runs, step="latency")):
+        r = group[0]
+        w = WORKLOADS.get(str(r.get("workload")))
+        ok = [x for x in group if x.get("status") == "ok"]
+        samples = [v for v in (run_value(x, w) for x in ok) if v is not None]
+        clat: dict[str, float | None] = {}
+        for p in LATENCY_PERCENTILES:
+            vals = [x.get("read", {}).get("clat_ns", {}).get(p) for x in ok]
+            nums = [float(v) for v in vals if isinstance(v, (int, float))]
+            clat[p] = median(nums) if nums else None
+        bad = next((x for x in group if x.get("status") != "ok"), None)
+        out.append({
+            "target": r.get("label"), "kind": r.get("kind"), "level": r.get("level"),
+            "workload": r.get("workload"), "iodepth": w.iodepth if w else None,
+            "engine": r.get("engine"), "status": "ok" if samples else r.get("status"),
+            "reason": bad.get("reason") if bad else None,
+            "iops": median(samples) if samples else None, "samples": samples,
+            "clat_ns": clat,
+        })
+    for e in out:
+        engine = ENGINES.get(str(e["engine"]))
+        polled = bool(engine and engine.hipri)
+        e["polled"] = polled
+        irq = next((o for o in out if o["target"] == e["target"]
+                    and o["workload"] == e["workload"] and o["engine"] == INTERRUPT), None)
+        raw = next((o for o in out if o["kind"] == "raw" and o["workload"] == e["workload"]
+                    and o["engine"] == e["engine"]), None)
+        e["p50_vs_interrupt"] = _ratio(e, irq) if polled else None
+        e["p50_vs_raw"] = _ratio(e, raw) if e["kind"] != "raw" else None
+    return out
+
+
+def _ratio(a: dict[str, Any], b: dict[str, Any] | None) -> float | None:
+    if b is None:
+        return None
+    x, y = a["clat_ns"].get("50"), b["clat_ns"].get("50")
+    return x / y if x is not None and y else None

@@ -2,7 +2,8 @@
 """stria-bench command line.
 
     stria-bench run --devices DEV... [--suite quick|standard|full] [--out DIR]
-                    [--levels 0,5,6] [--arrays stria,md,dm] [--fio-args "..."]
+                    [--levels 0,5,6] [--latency-levels 0,5] [--arrays stria,md,dm]
+                    [--fio-args "..."]
                     [--no-numa] [--force]
     stria-bench report DIR
     stria-bench compare DIR1 DIR2 [-o json]
@@ -101,6 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="warm-up seconds per fio job, not measured (default: the suite's)")
     r.add_argument("--levels", type=parse_levels,
                    help="RAID levels to build, e.g. 0,5,6 (default: the suite's)")
+    r.add_argument("--latency-levels", type=parse_levels, metavar="LEVELS",
+                   help="stria RAID levels the latency step (QD1 and QD32 4K reads, "
+                        "polled and interrupt-driven, raw drives and stria) builds, "
+                        "e.g. 0,5 (default: the suite's; \"\" skips the step)")
     r.add_argument("--arrays", type=parse_kinds, default=arrays.KINDS,
                    help="array implementations to compare (default stria,md,dm)")
     r.add_argument("--fio-args", default="",
@@ -165,6 +170,8 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
             runtime=suite.timing.runtime if a.runtime is None else a.runtime,
             ramp_time=suite.timing.ramp_time if a.ramp_time is None else a.ramp_time))
     levels: tuple[int, ...] = a.levels if a.levels is not None else suite.levels
+    if a.latency_levels is not None:
+        suite = dataclasses.replace(suite, latency_levels=a.latency_levels)
     try:
         extra = jobs.normalize_fio_args(shlex.split(a.fio_args))
     except ValueError as e:
@@ -201,6 +208,9 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
                       "arrays": list(suite.arrays), "engines": suite.engine_workload},
         "workload_params": {n: vars(w) for n, w in jobs.WORKLOADS.items()},
         "engines": list(suite.engines), "fio_args": list(extra),
+        "latency": {"levels": list(suite.latency_levels),
+                    "workloads": list(suite.latency_workloads),
+                    "engines": list(suite.latency_engines)},
         "numa_placement": numa, "force": bool(a.force), "repeat": a.repeat, "seed": seed,
         "command": " ".join(shlex.quote(x) for x in sys.argv),
     }
@@ -223,6 +233,7 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
         bench.raw_engines()
         if levels:
             bench.arrays()
+        bench.latency()
     except KeyboardInterrupt:
         code = EXIT_INTERRUPTED
         doc["interrupted"] = True

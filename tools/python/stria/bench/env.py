@@ -108,6 +108,9 @@ def capture(devs: list[str] | None = None, root: Path = devices.SYSFS) -> dict[s
         "cpu": {"model": cpu_model(_read(Path("/proc/cpuinfo")) or ""),
                 "count": os.cpu_count()},
         "numa": numa_topology(root),
+        # who made the machine: "QEMU" says the time measured is emulated
+        "dmi": {"sys_vendor": _read(root / "class" / "dmi" / "id" / "sys_vendor"),
+                "product_name": _read(root / "class" / "dmi" / "id" / "product_name")},
         "python": platform.python_version(),
         "tools": {
             "fio": fio.version(),

@@ -47,8 +47,13 @@ RANDWRITE_4K = Workload("randwrite-4k", "randwrite", "4k", 32, 2)
 READ_1M = Workload("read-1m", "read", "1m", 8, 1)
 WRITE_1M = Workload("write-1m", "write", "1m", 8, 1)
 
+# the latency step's: one job per drive at QD1 and at QD32
+RANDREAD_4K_QD1 = Workload("randread-4k-qd1", "randread", "4k", 1, 1)
+RANDREAD_4K_QD32 = Workload("randread-4k-qd32", "randread", "4k", 32, 1)
+
 WORKLOADS: dict[str, Workload] = {
-    w.name: w for w in (RANDREAD_4K, RANDWRITE_4K, READ_1M, WRITE_1M)
+    w.name: w for w in (RANDREAD_4K, RANDWRITE_4K, READ_1M, WRITE_1M,
+                        RANDREAD_4K_QD1, RANDREAD_4K_QD32)
 }
 
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The steps of a run: baseline, scaling, engines and arrays.
+"""The steps of a run: baseline, scaling, engines, arrays and latency.
 
 1. baseline  each drive alone, every baseline workload (libaio);
 2. scaling   drives 1..N together, each on its own NUMA node; the 1-drive
@@ -13,7 +13,11 @@
              one array device gets the concurrency N drives had: too few
              jobs understate md and any array), the engine variants, and teardown; with
              --repeat N, N such rounds so the contenders are interleaved, each
-             round in its own order, shuffled from --seed (recorded).
+             round in its own order, shuffled from --seed (recorded);
+5. latency   4K random reads at QD1 and QD32, polled (io_uring hipri) and
+             interrupt-driven (io_uring), on the raw drives (one job each)
+             and on a stria array of each latency level over them (one job
+             per member), for the latency percentiles of each.
 
 A failed or skipped run is recorded with its reason; the run goes on.
 results.json is written after every step, so an interrupted run keeps
@@ -22,14 +26,16 @@ what it measured.  Arrays are always torn down, even on Ctrl-C.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from . import analysis, arrays, devices, fio, jobs, results
+from .arrays import Array
 from .progress import Progress
 from .suites import Suite
 
@@ -78,7 +84,13 @@ class Bench:
         for _level in self.levels:
             total += raw_first + len(s.arrays) * (self.repeat - 1)
             total += len(self.kinds) * per_array * self.repeat
+        if s.latency_levels:
+            total += (1 + len(s.latency_levels)) * self.latency_matrix()
         return total
+
+    def latency_matrix(self) -> int:
+        """fio runs of the latency step per target."""
+        return len(self.suite.latency_workloads) * len(self.suite.latency_engines)
 
     def rid(self, base: str) -> str:
         """Run id of @base in the current round ("...#2" from the second on)."""
@@ -172,16 +184,10 @@ class Bench:
         if k == 1 and self._reuse(self._find("baseline", w.name, paths, engine.name),
                                   run_id, "scaling", "1 drive"):
             return
-        if engine.hipri:
-            why = self.poll_problem([d.name for d in devs], "raw")
-            if why:
-                self.add(results.run_record(
-                    run_id=run_id, step="scaling", kind="raw", label=f"{k} drives",
-                    workload=w.name, engine=engine.name, targets=paths,
-                    status="skipped", reason=why))
-                if self.progress:
-                    self.progress.job_done()
-                return
+        if engine.hipri and self.skip_unpolled(
+                [d.name for d in devs], run_id=run_id, step="scaling", kind="raw",
+                label=f"{k} drives", workload=w.name, engine=engine.name, targets=paths):
+            return
         self.add(self.fio_job(run_id=run_id, step="scaling", kind="raw",
                               label=f"{k} drives", workload=w, engine=engine,
                               targets=self.targets(devs)))
@@ -197,6 +203,21 @@ class Bench:
             return f"md cannot poll ({why})"
         return why
 
+    def skip_unpolled(self, names: list[str], *, run_id: str, step: str, kind: str,
+                      label: str, workload: str, engine: str, targets: list[str],
+                      level: int | None = None, members: list[str] | None = None) -> bool:
+        """Record a polled run as skipped when @names cannot all poll; True if so."""
+        why = self.poll_problem(names, kind)
+        if not why:
+            return False
+        self.add(results.run_record(
+            run_id=run_id, step=step, kind=kind, label=label, workload=workload,
+            engine=engine, targets=targets, level=level, members=members,
+            status="skipped", reason=why))
+        if self.progress:
+            self.progress.job_done()
+        return True
+
     def engines(self, *, kind: str, label: str, targets: tuple[jobs.Target, ...],
                 names: list[str], numjobs: int | None = None, level: int | None = None,
                 members: list[str] | None = None, skip_libaio: bool = False,
@@ -211,16 +232,11 @@ class Bench:
                     self._find("scaling", w.name, [t.path for t in targets], ename),
                     run_id, "engines", label):
                 continue
-            if engine.hipri:
-                why = self.poll_problem(names, kind)
-                if why:
-                    self.add(results.run_record(
-                        run_id=run_id, step="engines", kind=kind, label=label,
-                        workload=w.name, engine=ename, targets=[t.path for t in targets],
-                        level=level, members=members, status="skipped", reason=why))
-                    if self.progress:
-                        self.progress.job_done()
-                    continue
+            if engine.hipri and self.skip_unpolled(
+                    names, run_id=run_id, step="engines", kind=kind, label=label,
+                    workload=w.name, engine=ename, targets=[t.path for t in targets],
+                    level=level, members=members):
+                continue
             self.add(self.fio_job(run_id=run_id, step="engines", kind=kind, label=label,
                                   workload=w, engine=engine, targets=targets,
                                   numjobs=numjobs, level=level, members=members))
@@ -278,10 +294,7 @@ class Bench:
                                       targets=self.targets(self.devs)))
             self.doc["runs"][-1]["level"] = level
 
-    def _skip_array(self, kind: str, level: int, status: str, reason: str,
-                    paths: list[str]) -> None:
-        self.doc["arrays"].append({"kind": kind, "level": level, "status": status,
-                                   "reason": reason, "round": self.round})
+    def _skip_array(self, kind: str, level: int, paths: list[str], reason: str) -> None:
         for wname in self.suite.arrays:
             self.add(results.run_record(
                 run_id=self.rid(f"arrays/{kind}-r{level}/{wname}/libaio"), step="arrays",
@@ -292,37 +305,37 @@ class Bench:
             for _ in range(len(self.suite.arrays) + max(0, len(self.suite.engines) - 1)):
                 self.progress.job_done()
 
-    def one_array(self, kind: str, level: int, paths: list[str], n: int) -> None:
+    @contextlib.contextmanager
+    def built(self, kind: str, level: int, paths: list[str], step: str,
+              skip: Callable[[str], None]) -> Iterator[Array | None]:
+        """An array of @kind over @paths for the body, torn down after it
+        (even on Ctrl-C); None, after skip(reason), when it cannot be built.
+        Every array tried is in the document's "arrays", with its outcome."""
         backend = self.backends[kind]
-        why = backend.unavailable(level, n)
+        why = backend.unavailable(level, len(paths))
         if why is None and not all(d.is_block for d in self.devs):
             why = "arrays need block devices, not files"
-        if why:
-            self._skip_array(kind, level, "unavailable", why, paths)
+        status = "unavailable"
+        arr = None
+        if not why:
+            spec = arrays.ArraySpec(kind, level, self.suite.chunk_kib, paths, force=self.force)
+            if self.progress:
+                self.progress.begin(step, f"creating {kind} RAID{level}")
+            try:
+                arr = backend.create(spec)
+            except arrays.ArrayError as e:
+                status, why = "failed", f"create failed: {e}"
+        if arr is None:
+            self.doc["arrays"].append({"kind": kind, "level": level, "status": status,
+                                       "reason": why, "round": self.round, "step": step})
+            skip(str(why))
+            yield None
             return
-        spec = arrays.ArraySpec(kind, level, self.suite.chunk_kib, paths, force=self.force)
-        if self.progress:
-            self.progress.begin("arrays", f"creating {kind} RAID{level}")
-        try:
-            arr = backend.create(spec)
-        except arrays.ArrayError as e:
-            self._skip_array(kind, level, "failed", f"create failed: {e}", paths)
-            return
-        entry: dict[str, Any] = {"status": "created", "round": self.round, **arr.to_json()}
+        entry: dict[str, Any] = {"status": "created", "round": self.round, "step": step,
+                                 **arr.to_json()}
         self.doc["arrays"].append(entry)
-        label = f"{kind}-r{level}"
-        name = devices.kernel_name(arr.path)
-        target = (jobs.Target(arr.path, None),)
         try:
-            for wname in self.suite.arrays:
-                w = jobs.WORKLOADS[wname]
-                self.add(self.fio_job(
-                    run_id=self.rid(f"arrays/{label}/{wname}/libaio"), step="arrays", kind=kind,
-                    label=label, workload=w, engine=jobs.LIBAIO, targets=target,
-                    numjobs=w.numjobs * n, level=level, members=paths))
-            self.engines(kind=kind, label=label, targets=target, names=[name],
-                         numjobs=jobs.WORKLOADS[self.suite.engine_workload].numjobs * n,
-                         level=level, members=paths, skip_libaio=True)
+            yield arr
         finally:
             try:
                 backend.destroy(arr)
@@ -331,6 +344,81 @@ class Bench:
                 entry["status"] = "teardown failed"
                 entry["reason"] = str(e)
             entry["commands"] = [" ".join(c) for c in arr.commands]
+
+    def one_array(self, kind: str, level: int, paths: list[str], n: int) -> None:
+        label = f"{kind}-r{level}"
+        with self.built(kind, level, paths, "arrays",
+                        lambda why: self._skip_array(kind, level, paths, why)) as arr:
+            if arr is None:
+                return
+            target = (jobs.Target(arr.path, None),)
+            for wname in self.suite.arrays:
+                w = jobs.WORKLOADS[wname]
+                self.add(self.fio_job(
+                    run_id=self.rid(f"arrays/{label}/{wname}/libaio"), step="arrays", kind=kind,
+                    label=label, workload=w, engine=jobs.LIBAIO, targets=target,
+                    numjobs=w.numjobs * n, level=level, members=paths))
+            self.engines(kind=kind, label=label, targets=target,
+                         names=[devices.kernel_name(arr.path)],
+                         numjobs=jobs.WORKLOADS[self.suite.engine_workload].numjobs * n,
+                         level=level, members=paths, skip_libaio=True)
+
+    # --- latency: polled against interrupt, QD1 and QD32, raw and stria ----
+    def latency(self) -> None:
+        """The raw drives (one job on each), then a stria array of each
+        latency level over them (one job per member, so the array has the
+        drives' concurrency): every latency workload with every latency
+        engine. A polled run where a device cannot poll is skipped, with why."""
+        s = self.suite
+        if not s.latency_levels:
+            return
+        paths = [d.path for d in self.devs]
+        self._latency_runs(kind="raw", label="raw", targets=self.targets(self.devs),
+                           names=[d.name for d in self.devs])
+        for level in s.latency_levels:
+            label = f"stria-r{level}"
+            with self.built("stria", level, paths, "latency",
+                            lambda why: self._skip_latency(label, level, paths, why)) as arr:
+                if arr is not None:
+                    self._latency_runs(kind="stria", label=label,
+                                       targets=(jobs.Target(arr.path, None),),
+                                       names=[devices.kernel_name(arr.path)],
+                                       per_job=len(paths), level=level, members=paths)
+            self.save()
+
+    def _latency_runs(self, *, kind: str, label: str, targets: tuple[jobs.Target, ...],
+                      names: list[str], per_job: int | None = None,
+                      level: int | None = None, members: list[str] | None = None) -> None:
+        for wname in self.suite.latency_workloads:
+            w = jobs.WORKLOADS[wname]
+            for ename in self.suite.latency_engines:
+                engine = jobs.ENGINES[ename]
+                run_id = latency_id(label, w, ename)
+                if engine.hipri and self.skip_unpolled(
+                        names, run_id=run_id, step="latency", kind=kind, label=label,
+                        workload=wname, engine=ename, targets=[t.path for t in targets],
+                        level=level, members=members):
+                    continue
+                self.add(self.fio_job(
+                    run_id=run_id, step="latency", kind=kind, label=label, workload=w,
+                    engine=engine, targets=targets,
+                    numjobs=None if per_job is None else w.numjobs * per_job,
+                    level=level, members=members))
+
+    def _skip_latency(self, label: str, level: int, paths: list[str], reason: str) -> None:
+        for wname in self.suite.latency_workloads:
+            for ename in self.suite.latency_engines:
+                self.add(results.run_record(
+                    run_id=latency_id(label, jobs.WORKLOADS[wname], ename), step="latency", kind="stria",
+                    label=label, workload=wname, engine=ename, targets=[], level=level,
+                    members=paths, status="skipped", reason=reason))
+                if self.progress:
+                    self.progress.job_done()
+
+
+def latency_id(label: str, w: jobs.Workload, engine: str) -> str:
+    """"latency/stria-r0/qd32/io_uring-hipri": short enough for compare's table."""
+    return f"latency/{label}/qd{w.iodepth}/{engine}"
 
 
 def describe_error(code: int, engine: jobs.Engine, stderr: str) -> str:

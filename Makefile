@@ -17,7 +17,8 @@
 #   make mutants    build stria.ko with each deliberate bug of selftests/mutants/
 #                   and run the tests it names: every one must be caught
 #                   (MUTANTS="01 07" for some; part of make check-long)
-#   make demo       boot the VM, tune show, a stria array, the quick benchmark
+#   make demo       boot the VM: tune show, a stria array, tune apply (poll
+#                   queues), the quick benchmark with polled rows, tune revert
 #   make bench      the benchmarks of selftests/bench/ (not part of make check)
 #   make install    module, tools, udev rules, systemd units, initramfs-tools
 #                   hook, man pages, shell completion (PREFIX=/usr by

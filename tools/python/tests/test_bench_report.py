@@ -99,3 +99,5 @@ def test_latency_table_from_recorded_fio_and_emulated_time(tmp_path: Path) -> No
     assert f"**Emulated time.** {why}: these figures are the emulator's time" in text
     assert f"- **emulated hardware** ({why}): every figure below is emulated time" in text
     assert "no verdict on speed" in text
+    doc["devices"][0]["model"] = "QEMU NVMe Ctrl"
+    assert "(/dev/nullb0, /dev/nullb1 are QEMU NVMe Ctrl; the CPU" in report.render(doc)

@@ -198,8 +198,12 @@ def emulated(doc: dict[str, Any]) -> list[str]:
     """What says this run measured emulated hardware (QEMU drives, a QEMU
     CPU or machine); empty when nothing does."""
     env = doc.get("environment", {})
-    out = sorted({f"{d.get('path')} is a {d['model']}" for d in doc.get("devices", [])
-                  if "QEMU" in str(d.get("model") or "")})
+    models: dict[str, list[str]] = {}
+    for d in doc.get("devices", []):
+        if "QEMU" in str(d.get("model") or ""):
+            models.setdefault(str(d["model"]), []).append(str(d.get("path")))
+    out = [f"{paths[0]} is a {m}" if len(paths) == 1 else f"{', '.join(sorted(paths))} are {m}"
+           for m, paths in sorted(models.items())]
     cpu = str(env.get("cpu", {}).get("model") or "")
     if "QEMU" in cpu:
         out.append(f"the CPU is a {cpu}")

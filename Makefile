@@ -101,7 +101,7 @@ lint:
 	@for k in $(LINT_KDIRS); do $(MAKE) -s probe KDIR=$$k || exit 1; done
 	scripts/lint $(LINT_KDIRS)
 
-unit: tools
+unit: all
 	selftests/unit/run
 
 vm: all

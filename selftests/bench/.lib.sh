@@ -74,7 +74,7 @@ teardown() {
 # bench.py, which also says what a run keeps in $STRIA_OUT): start a kept
 # run, the order of a round, md's best setting, the summary
 bench() {
-	PYTHONPATH=$STRIA_TOP/selftests/lib python3 -m striatest.bench "$@"
+	PYTHONPATH=$STRIA_TOP/selftests/lib:$STRIA_TOP/tools/python python3 -m striatest.bench "$@"
 }
 
 # bench_tree: the stria tree the run measures (empty when git cannot tell)

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from stria.bench import fio
+
 from . import docblock
 
 RUN = "run.json"
@@ -83,13 +85,12 @@ class Measure:
 
 
 def load_fio(path: Path) -> dict[str, Any]:
-    """fio's JSON output; fio may print warnings before the JSON itself."""
-    text = path.read_text()
-    start = text.find("{")
-    if start < 0:
-        raise ValueError(f"{path}: no JSON in it")
-    doc: dict[str, Any] = json.loads(text[start:])
-    return doc
+    """fio's JSON output (stria-bench's reader: fio may print warnings
+    before the JSON itself); ValueError when there is none."""
+    try:
+        return fio.load_json_text(path.read_text())
+    except fio.FioError as e:
+        raise ValueError(f"{path}: {e}") from None
 
 
 def measure(path: Path) -> Measure:

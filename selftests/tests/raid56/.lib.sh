@@ -25,6 +25,20 @@ zero_members() {
 	return 0
 }
 
+# r56_make_active SEEK: one 64K direct write of zeroes at SEEK (in 64K
+# units) to /dev/stria0, and the array is active. The first write to a clean
+# array is held back (BLK_STS_RESOURCE) until the superblocks say active,
+# and blk-mq's workers then dispatch it and the writes submitted meanwhile
+# in any order: a stripe's first write can reach stria before the write it
+# continues, which no stream hint can tell. A test that counts merges
+# writes once past its regions first (with safe mode off, the array then
+# stays active).
+r56_make_active() {
+	dd if=/dev/zero of=/dev/stria0 bs=65536 count=1 seek="$1" oflag=direct \
+		status=none || return 1
+	test "$(cat /sys/block/stria0/stria/array_state)" = active
+}
+
 # md_role_members MD N: md's members in role order (slot 0 first), one
 # /dev path per line, from /sys/block/MD/md/rdI.
 md_role_members() {

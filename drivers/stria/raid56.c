@@ -62,6 +62,7 @@
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/raid/pq.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -72,6 +73,29 @@ static unsigned int merge_wait_us = 50000;
 module_param(merge_wait_us, uint, 0644);
 MODULE_PARM_DESC(merge_wait_us,
 		 "RAID5/6: a sequential partial-stripe write that starts a stripe waits for the writes that fill it while its writer is not waiting for it, at most this long for each next one (microseconds; 0 = never wait; default 50000)");
+
+static bool spread_writes = true;
+module_param(spread_writes, bool, 0644);
+MODULE_PARM_DESC(spread_writes,
+		 "RAID5/6: a submitting CPU that computes full-stripe writes back to back hands the next one to a CPU of the array's node that computes none, so one writer uses more than one CPU (default Y)");
+
+/**
+ * struct stria_r56_cpu - a CPU's full-stripe computations, for the spread
+ * @start: local_clock() when its latest one in queue_rq started
+ * @end: and when it ended
+ * @busy: computations running on it or handed to its work (written by
+ *	other CPUs only when they hand it one)
+ */
+struct stria_r56_cpu {
+	u64 start;
+	u64 end;
+	atomic_t busy;
+};
+
+static DEFINE_PER_CPU(struct stria_r56_cpu, stria_r56_cpus);
+
+/* CPUs of the node a spread looks at, at most, after the submitting one */
+#define STRIA_R56_SPREAD_TRIES	8
 
 /* how often a parked sop looks whether its writer waits for it */
 #define STRIA_R56_PARK_POLL_NS	(100 * NSEC_PER_USEC)
@@ -86,6 +110,8 @@ static const char *const stria_r56_method_names[STRIA_PARITY_METHODS] = {
 };
 
 static void stria_sop_run(struct stria_sop *sop, bool wait);
+static void stria_sop_go(struct stria_sop *sop, bool wait);
+static bool stria_sop_full(const struct stria_sop *sop);
 static void stria_sop_run_parked(struct stria_sop *sop, bool wait);
 
 /* ---- I/O -------------------------------------------------------------- */
@@ -642,8 +668,14 @@ static void stria_sop_after_reads(struct stria_sop *sop)
 static void stria_sop_work(struct work_struct *work)
 {
 	struct stria_sop *sop = container_of(work, struct stria_sop, work);
+	int spread = sop->spread_cpu;
 
-	if (sop->phase == STRIA_SOP_LOCK_WAIT) {
+	if (spread >= 0) {
+		/* handed here by stria_sop_spread(): @sop may end in there */
+		sop->spread_cpu = -1;
+		stria_sop_go(sop, true);
+		atomic_dec(&per_cpu_ptr(&stria_r56_cpus, spread)->busy);
+	} else if (sop->phase == STRIA_SOP_LOCK_WAIT) {
 		if (sop->timed)
 			stria_sop_run_parked(sop, true);
 		else
@@ -725,7 +757,7 @@ static bool stria_sop_untrusted(struct stria_sop *sop)
  * cannot be had at once goes to its CPU's work, which may wait for them
  * (see stria_sop_alloc_pages()): it holds its stripe lock meanwhile.
  */
-static void stria_sop_run(struct stria_sop *sop, bool wait)
+static void stria_sop_go(struct stria_sop *sop, bool wait)
 {
 	struct stria_raid56 *r = sop->r;
 	struct stria_array *a = r->a;
@@ -817,6 +849,74 @@ static void stria_sop_run(struct stria_sop *sop, bool wait)
 	this_cpu_add(r->stats->member_reads, count);
 	sop->phase = STRIA_SOP_READING;
 	stria_sop_submit(sop, &list, count);
+}
+
+/*
+ * Hand full-stripe write @sop, which holds its stripe lock, to the work of
+ * another CPU instead of computing it in this queue_rq? Only when this CPU
+ * (@self, at @now) computes them back to back: the time since its last one
+ * ended is shorter than that one took, as when one writer submits a long
+ * sequential write. Then to a CPU of the array's node that computes none
+ * and has none handed to it, so that one writer's stripes are copied and
+ * their parity computed on several CPUs at once (as md's stripe threads
+ * do); many writers, each CPU busy with its own, stay where they are.
+ */
+static bool stria_sop_spread(struct stria_sop *sop, int self, u64 now)
+{
+	struct stria_r56_cpu *me = per_cpu_ptr(&stria_r56_cpus, self);
+	u64 start = READ_ONCE(me->start), end = READ_ONCE(me->end);
+	int node = sop->r->a->node, tries = 0, cpu;
+
+	if (now - end >= end - start)
+		return false;
+	if (node == NUMA_NO_NODE)
+		node = cpu_to_node(self);
+	for_each_cpu_wrap(cpu, cpumask_of_node(node), (self + 1) % nr_cpu_ids) {
+		struct stria_r56_cpu *c = per_cpu_ptr(&stria_r56_cpus, cpu);
+
+		if (cpu == self || !cpu_online(cpu))
+			continue;
+		if (++tries > STRIA_R56_SPREAD_TRIES)
+			break;
+		if (atomic_read(&c->busy))
+			continue;
+		atomic_inc(&c->busy);
+		sop->spread_cpu = cpu;
+		sop->phase = STRIA_SOP_LOCK_WAIT;
+		this_cpu_inc(sop->r->stats->spread);
+		/* the last touch: the work may run it to its end */
+		queue_work_on(cpu, sop->r->wq, &sop->work);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Run a sop that holds its stripe lock (stria_sop_go()). A full-stripe
+ * write from queue_rq may go to another CPU (stria_sop_spread()); one
+ * computed here is timed for the next one's decision.
+ */
+static void stria_sop_run(struct stria_sop *sop, bool wait)
+{
+	struct stria_r56_cpu *me;
+	int self;
+	u64 start;
+
+	if (wait || !READ_ONCE(spread_writes) || !sop->write || sop->sync ||
+	    sop->zeroes || stria_rq_polled(sop->rq) || !stria_sop_full(sop)) {
+		stria_sop_go(sop, wait);
+		return;
+	}
+	self = raw_smp_processor_id();
+	start = local_clock();
+	if (stria_sop_spread(sop, self, start))
+		return;
+	me = per_cpu_ptr(&stria_r56_cpus, self);
+	atomic_inc(&me->busy);
+	stria_sop_go(sop, false);
+	atomic_dec(&me->busy);
+	WRITE_ONCE(me->start, start);
+	WRITE_ONCE(me->end, local_clock());
 }
 
 /* ---- the stripe lock -------------------------------------------------- */
@@ -1238,6 +1338,7 @@ static struct stria_sop *stria_sop_alloc(struct stria_raid56 *r,
 	if (rq)
 		sop->opf_flags = rq->cmd_flags & (REQ_FUA | REQ_SYNC);
 	INIT_WORK(&sop->work, stria_sop_work);
+	sop->spread_cpu = -1;
 	sop->stripe = stripe;
 	sop->key = stripe * r->nr_slices + slice;
 	sop->cpu = raw_smp_processor_id();
@@ -1873,6 +1974,7 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 		sum.mem_deferred += s->mem_deferred;
 		sum.zeroed += s->zeroed;
 		sum.zero_pages += s->zero_pages;
+		sum.spread += s->spread;
 	}
 	for (k = 0; k < STRIA_PARITY_METHODS; k++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n",
@@ -1893,6 +1995,7 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 			     sum.mem_deferred);
 	len += sysfs_emit_at(buf, len, "zeroed %llu\n", sum.zeroed);
 	len += sysfs_emit_at(buf, len, "zero_pages %llu\n", sum.zero_pages);
+	len += sysfs_emit_at(buf, len, "spread %llu\n", sum.spread);
 	return len;
 }
 

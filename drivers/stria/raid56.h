@@ -58,6 +58,8 @@
  *	whole, written as zeroes to every member, parity included
  * @zero_pages: of those, members written with the zero page because they
  *	lack write-zeroes or refused it
+ * @spread: full-stripe writes handed by a submitting CPU busy with others
+ *	to the work of an idle CPU (spread_writes)
  */
 struct stria_r56_stats {
 	u64 ops[STRIA_PARITY_METHODS];
@@ -72,6 +74,7 @@ struct stria_r56_stats {
 	u64 mem_deferred;
 	u64 zeroed;
 	u64 zero_pages;
+	u64 spread;
 };
 
 /**
@@ -218,6 +221,8 @@ enum stria_sop_phase {
  * @busy: counted in its CPU's stream's @busy
  * @seq: its request continues a recent write (stria_r56_sequential())
  * @work: continues the sop in process context
+ * @spread_cpu: the CPU whose work computes it instead of its submitting
+ *	CPU (stria_sop_spread()), or -1
  * @key: lock key, stripe and slice
  * @stripe: stripe number
  * @cpu: the submitting CPU; work runs there
@@ -281,6 +286,7 @@ struct stria_sop {
 	bool busy;
 	bool seq;
 	struct work_struct work;
+	int spread_cpu;
 	u64 key;
 	u64 stripe;
 	int cpu;

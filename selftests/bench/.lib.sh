@@ -28,9 +28,10 @@ setup() {
 	case $1 in
 	raw) (IFS=:; echo "${M[*]}") ;;
 	stria0) striactl create b --level 0 --chunk 64K "${M[@]}" >&2 && echo /dev/stria0 ;;
-	stria5 | stria6)
-		striactl create b --level "${1#stria}" --chunk 64K \
-			--bitmap none "${M[@]}" >&2 && echo /dev/stria0 ;;
+	stria5 | stria6 | stria5_nospread | stria6_nospread)
+		spread_writes "${1#*_}" &&
+			striactl create b --level "${1:5:1}" --chunk 64K \
+				--bitmap none "${M[@]}" >&2 && echo /dev/stria0 ;;
 	md0)
 		mdadm --create /dev/md0 --run --force --level=0 --chunk=64 \
 			--raid-devices=4 "${M[@]}" >&2 && echo /dev/md0 ;;
@@ -50,6 +51,14 @@ ${M[0]} 0 ${M[1]} 0 ${M[2]} 0 ${M[3]} 0" >&2 && dmsetup mknodes bstripe >&2 &&
 	esac
 }
 
+# spread_writes SUFFIX: stria's spread_writes off for the suffix
+# "nospread" (the contenders stria5_nospread and stria6_nospread), else on
+spread_writes() {
+	local v=1
+	[ "$1" = nospread ] && v=0
+	echo $v >/sys/module/stria/parameters/spread_writes
+}
+
 # md_tune SCS:GTC:SKIP: md0's stripe_cache_size, group_thread_cnt and
 # skip_copy (md RAID5/6 only; they can change while the array runs)
 md_tune() {
@@ -63,7 +72,7 @@ md_tune() {
 # teardown CONTENDER: take it down and wipe the members
 teardown() {
 	case $1 in
-	stria*) striactl stop b ;;
+	stria*) striactl stop b && spread_writes on ;;
 	md*) mdadm --stop /dev/md0 >/dev/null && mdadm --zero-superblock "${M[@]}" ;;
 	dm) dmsetup --noudevsync remove bstripe ;;
 	esac
@@ -84,16 +93,22 @@ bench_tree() {
 
 # fio_job FILE TARGET RW RUNTIME: one timed fio run of workload RW on
 # TARGET, fio's JSON output kept in FILE: randread and randwrite are 4K at
-# QD32, write is 1M at QD8 with each job in its own half (halves); 2 jobs,
-# libaio, O_DIRECT, RUNTIME s after 1 s of ramp
+# QD32 x 2 jobs, write is 1M at QD8 x 2 jobs, each job in its own half
+# (halves); write1 is one job of 1M writes at QD32 from the start, write1u
+# the same from 4K on (no write aligned to a chunk or a stripe); libaio,
+# O_DIRECT, RUNTIME s after 1 s of ramp
 fio_job() {
-	local bs=4k qd=32 extra=()
+	local bs=4k qd=32 nj=2 rw=$3 extra=()
+	case $3 in
 	# each job writes its own half of the device (halves): with fio's
 	# default size the first job runs into the second's half, and two
 	# streams then write the same stripes, which is not a sequential write
 	# shellcheck disable=SC2207 # halves prints a list of options
-	[ "$3" = write ] && bs=1M qd=8 extra=($(halves "$2"))
-	fio --name=b --filename="$2" --rw="$3" --bs=$bs --iodepth=$qd --numjobs=2 \
+	write) bs=1M qd=8 extra=($(halves "$2")) ;;
+	write1) bs=1M nj=1 rw=write ;;
+	write1u) bs=1M nj=1 rw=write extra=(--offset=4k) ;;
+	esac
+	fio --name=b --filename="$2" --rw="$rw" --bs=$bs --iodepth=$qd --numjobs=$nj \
 		--ioengine=libaio --direct=1 --gtod_reduce=1 --time_based --runtime="$4" \
 		--ramp_time=1 --group_reporting --norandommap --randrepeat=0 \
 		"${extra[@]}" --output-format=json --output="$1"
@@ -135,11 +150,11 @@ bench_report() {
 # contender, print PREFIX and the raid56_stats counters that grew in
 # between ("full_stripe=N rcw=N ..."); nothing for the others
 stats_begin() {
-	case $1 in stria[56]) cp /sys/block/stria0/stria/raid56_stats /tmp/stats.0 ;; esac
+	case $1 in stria[56]*) cp /sys/block/stria0/stria/raid56_stats /tmp/stats.0 ;; esac
 }
 stats_end() {
 	case $1 in
-	stria[56]) paste /tmp/stats.0 /sys/block/stria0/stria/raid56_stats |
+	stria[56]*) paste /tmp/stats.0 /sys/block/stria0/stria/raid56_stats |
 		awk -v p="$2" '{ d = $4 - $2; if (d) s = s " " $1 "=" d } END { print p s }' ;;
 	esac
 }

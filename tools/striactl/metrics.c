@@ -45,6 +45,7 @@ static const struct {
 	{ "read_repairs", "Failed member reads rebuilt from the other members and written back." },
 	{ "zeroed", "Slices of stripes a discard or write-zeroes request covered whole, zeroed on every member." },
 	{ "zero_pages", "Members written with the zero page because they lacked write-zeroes or refused it." },
+	{ "spread", "Full-stripe writes handed by a submitting CPU busy with others to an idle CPU." },
 };
 
 /* io_stat's fields: metric name, help, sectors (printed as bytes) */

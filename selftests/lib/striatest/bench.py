@@ -48,11 +48,15 @@ NAMES = {
     "raw": "raw members", "stria0": "stria RAID0", "stria5": "stria RAID5",
     "stria6": "stria RAID6", "md0": "md raid0", "md5": "md RAID5", "md6": "md RAID6",
     "dm": "dm-stripe",
+    "stria5_nospread": "stria RAID5, spread_writes=0",
+    "stria6_nospread": "stria RAID6, spread_writes=0",
 }
 # what the jobs are called in the tables, and the unit of their cells
 JOBS = {
     "randread": ("4K randread", "IOPS"), "randwrite": ("4K randwrite", "IOPS"),
     "write": ("1M write", "MB/s"),
+    "write1": ("1M write, 1 job", "MB/s"),
+    "write1u": ("1M write, 1 job, 4K-unaligned", "MB/s"),
 }
 
 # md RAID5/6's settings swept before the rounds: stripe_cache_size,

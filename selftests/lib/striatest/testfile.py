@@ -12,7 +12,7 @@ from striatest.kernels import TIERS
 KEYS = ("DESCRIPTION", "VM_NVME", "VM_NVME_SIZE", "VM_NUMA", "VM_NVME_NODES", "VM_NULLB",
         "VM_NULLB_SIZE_MB", "VM_MEM", "VM_CPUS", "VM_APPEND", "HOST", "TIMEOUT", "KERNELS",
         "KERNELS_LONG", "VM_MACHINE", "SERIAL", "VM_PROFILE", "VM_PREALLOC", "VM_HOTPLUG",
-        "KEEP_OUT")
+        "KEEP_OUT", "VM_TCG_THREADS")
 
 
 @dataclass
@@ -51,6 +51,9 @@ class TestSpec:
     # its $STRIA_OUT is copied to the results even when it passes (the raw
     # output of a benchmark)
     keep_out: bool = False
+    # one host thread per vCPU (QEMU's thread=multi) instead of one for all:
+    # for a benchmark of work spread over the guest's CPUs, run alone
+    tcg_multi: bool = False
 
 
 def load(path: Path, top: Path) -> TestSpec:
@@ -88,6 +91,10 @@ def load(path: Path, top: Path) -> TestSpec:
     spec.hotplug = int(vals.get("VM_HOTPLUG", "0"))
     spec.host_prepare = vals.get("HOST_PREPARE") == "1"
     spec.keep_out = vals.get("KEEP_OUT", "0") == "1"
+    threads = vals.get("VM_TCG_THREADS", "single")
+    if threads not in ("single", "multi"):
+        raise ValueError(f"{path}: VM_TCG_THREADS is single or multi, not {threads!r}")
+    spec.tcg_multi = threads == "multi"
     if "KERNELS" in vals:
         spec.kernels = vals["KERNELS"].split()
     spec.kernels_long = vals.get("KERNELS_LONG", "").split()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from striatest import testfile, vm
 from striatest.kernels import Kernel
 
@@ -26,3 +28,18 @@ def test_memory_is_backed_lazily_by_default(tmp_path: Path) -> None:
     assert "-mem-prealloc" not in argv
     # guests run without ERMS/FSRM and with 4-level paging
     assert argv[argv.index("-cpu") + 1] == "max,-erms,-fsrm,-la57"
+
+
+def test_one_host_thread_for_every_vcpu_by_default(tmp_path: Path) -> None:
+    argv = argv_of(tmp_path, 'DESCRIPTION="x"')
+    assert argv[argv.index("-accel") + 1] == "tcg,thread=single"
+
+
+def test_a_benchmark_may_ask_for_a_thread_per_vcpu(tmp_path: Path) -> None:
+    argv = argv_of(tmp_path, 'DESCRIPTION="x"\nVM_TCG_THREADS=multi')
+    assert argv[argv.index("-accel") + 1] == "tcg,thread=multi"
+
+
+def test_other_thread_models_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="VM_TCG_THREADS is single or multi"):
+        argv_of(tmp_path, 'DESCRIPTION="x"\nVM_TCG_THREADS=many')

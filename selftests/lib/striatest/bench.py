@@ -38,7 +38,7 @@ from typing import Any, Sequence
 
 from stria.bench import fio
 
-from . import docblock
+from . import docblock, locks
 
 RUN = "run.json"
 FIO = "fio"
@@ -376,7 +376,8 @@ def splice(doc: str, name: str, text: str) -> str:
 def render_doc(doc: str, data_root: Path, shown_root: str) -> str:
     """@doc with every generated block rendered from @data_root/NAME."""
     for name in blocks(doc):
-        doc = splice(doc, name, render_block(name, data_root / name, f"{shown_root}/{name}"))
+        render = locks.render_block if name == locks.BENCH else render_block
+        doc = splice(doc, name, render(name, data_root / name, f"{shown_root}/{name}"))
     return doc
 
 

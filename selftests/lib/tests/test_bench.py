@@ -278,3 +278,27 @@ def test_the_benchmarks_keep_their_output(tmp_path: Path) -> None:
     t = tmp_path / "t"
     t.write_text("DESCRIPTION=x\n")
     assert not testfile.load(t, tmp_path).keep_out
+
+
+# --- raid56-insn: instructions per I/O, not fio runs
+
+INSN_TXT = """# Run of 2026-11-26, tree v1, kernel 6.1.0-56-amd64, 4K jobs of 96M (2 jobs).
+raw-randread         49152 I/Os  kernel   14754 insns/I/O  (stria 0, raid456 0, null_blk 365, \
+user 17024)  member reads/I/O 1.00
+stria0-randread      49152 I/Os  kernel   15650 insns/I/O  (stria 300, raid456 0, null_blk 365, \
+user 16528)  member reads/I/O 1.00
+stria5-randwrite     49152 I/Os  kernel   40399 insns/I/O  (stria 3592, raid456 0, null_blk 389, \
+user 16922)  member reads/I/O 2.00
+dm-randread          49152 I/Os  kernel   15750 insns/I/O  (stria 0, raid456 0, null_blk 365, \
+user 16687)  member reads/I/O 1.00
+"""
+
+
+def test_an_insn_profile_renders_its_counts(tmp_path: Path) -> None:
+    (tmp_path / "insn.txt").write_text(INSN_TXT)
+    text = bench.render_block("raid56-insn", tmp_path, "D/raid56-insn")
+    assert "D/raid56-insn/insn.txt" in text and "Run of 2026-11-26, tree v1" in text
+    assert "49152 I/Os" in text
+    rows = {line.split("  ")[0]: line for line in text.splitlines()}
+    assert "15650" in rows["stria RAID0"] and "40399 (2.00 reads)" in rows["stria RAID5"]
+    assert "-100 (0.994 x)" in text  # stria RAID0 - dm-stripe, 4K randread

@@ -726,10 +726,12 @@ static blk_status_t stria_rq_clone_issue(struct stria_array *a,
 	/* a request addresses the whole disk: no partition remap after this */
 	bio->bi_iter.bi_sector = base + get_start_sect(m->dev.bdev);
 	bio->bi_end_io = stria_rq_clone_bio_end;
-	if (blk_rq_append_bio(clone, bio)) {
-		bio_uninit(bio);
-		goto out_free;
-	}
+	/*
+	 * Not blk_rq_append_bio(), which walks the bio to count its
+	 * segments: blk_insert_cloned_request() counts them again for the
+	 * member's limits anyway.
+	 */
+	blk_rq_bio_prep(clone, bio, 1);
 	clone->__sector = bio->bi_iter.bi_sector;
 	clone->end_io_data = rq;
 	cmd->inline_used = true;

@@ -74,5 +74,69 @@ def render_block(name: str, data: Path, data_shown: str) -> str:
             "counts, not time, so they do not follow the host's speed, except for the "
             "timer and scheduler work that follows wall time (a few hundred per I/O "
             "more on a loaded host): compare contenders within one run.")
-    return "\n".join([textwrap.fill(head, width=76, break_long_words=False,
-                                    break_on_hyphens=False), ""] + results_lines(text)) + "\n"
+    out = [textwrap.fill(head, width=76, break_long_words=False, break_on_hyphens=False),
+           ""] + results_lines(text)
+    diff = diff_lines(data)
+    if diff:
+        out += ["", textwrap.fill(
+            "Where they differ, from the profiles: instructions per I/O of each kernel "
+            "function (and stria's own), stria RAID0 minus dm-stripe; the sum leaves "
+            f"out the functions that differ by less than {DIFF_MIN}, where the timer "
+            "and scheduler noise of one run spreads.", width=76, break_long_words=False,
+            break_on_hyphens=False), ""] + diff
+    return "\n".join(out) + "\n"
+
+
+# Where stria RAID0's instructions differ from dm-stripe's: per function,
+# from the profiles (CONTENDER-JOB.txt). A function whose count differs by
+# less than this per I/O is left out of the sum: that is where the noise
+# of timer and scheduler work, which follows wall time, spreads.
+DIFF_MIN = 10
+# ... and out of the table below this (it still counts in the sum)
+DIFF_SHOWN = 30
+
+PROFILE_ROW = re.compile(r"\s+[\d.]+\s+(?P<per>\d+)\s+(?P<name>.+?)\s*$")
+
+
+def functions(text: str) -> dict[str, int]:
+    """{function: instructions per I/O} of a profile (stria-profile --ios)."""
+    out: dict[str, int] = {}
+    listed = False
+    for line in text.splitlines():
+        if line.startswith("top "):
+            listed = True
+            continue
+        m = PROFILE_ROW.match(line) if listed else None
+        if m:
+            out[m["name"]] = int(m["per"])
+    return out
+
+
+def diff_lines(data: Path) -> list[str]:
+    """The table of the functions whose instructions per I/O differ by at
+    least DIFF_SHOWN between stria RAID0 and dm-stripe, and the sum of all
+    that differ by DIFF_MIN, for each job both were profiled in; or why
+    there is none."""
+    jobs, diffs = [], {}
+    for j in bench.JOBS:
+        a, b = data / f"stria0-{j}.txt", data / f"dm-{j}.txt"
+        if not (a.exists() and b.exists()):
+            continue
+        fa, fb = functions(a.read_text()), functions(b.read_text())
+        # a profile cut above DIFF_MIN could hide a difference
+        if min(fa.values(), default=0) >= DIFF_MIN or min(fb.values(), default=0) >= DIFF_MIN:
+            return [f"(The profiles list too few functions to compare: each must go "
+                    f"down to fewer than {DIFF_MIN} instructions per I/O.)"]
+        jobs.append(j)
+        diffs[j] = {f: fa.get(f, 0) - fb.get(f, 0) for f in fa.keys() | fb.keys()
+                    if f != "(user)" and abs(fa.get(f, 0) - fb.get(f, 0)) >= DIFF_MIN}
+    if not jobs:
+        return []
+    shown = sorted({f for j in jobs for f, d in diffs[j].items() if abs(d) >= DIFF_SHOWN},
+                   key=lambda f: -max(abs(diffs[j].get(f, 0)) for j in jobs))
+    rows = [[f"``{f}``"] + [f"{diffs[j][f]:+d}" if f in diffs[j] else "" for j in jobs]
+            for f in shown]
+    rows.append([f"sum of all differing by {DIFF_MIN} or more"] +
+                [f"{sum(diffs[j].values()):+d}" for j in jobs])
+    return bench.table(["stria RAID0 - dm-stripe, by function"] +
+                       [bench.JOBS[j][0] for j in jobs], rows)

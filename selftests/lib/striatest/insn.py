@@ -133,7 +133,7 @@ def diff_lines(data: Path) -> list[str]:
     if not jobs:
         return []
     shown = sorted({f for j in jobs for f, d in diffs[j].items() if abs(d) >= DIFF_SHOWN},
-                   key=lambda f: -max(abs(diffs[j].get(f, 0)) for j in jobs))
+                   key=lambda f: (-max(abs(diffs[j].get(f, 0)) for j in jobs), f))
     rows = [[f"``{f}``"] + [f"{diffs[j][f]:+d}" if f in diffs[j] else "" for j in jobs]
             for f in shown]
     rows.append([f"sum of all differing by {DIFF_MIN} or more"] +

@@ -909,9 +909,6 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
 			blk_stack_limits(lim,
 					 &bdev_get_queue(a->members[i].dev.bdev)->limits,
 					 a->data_offset);
-	lim->chunk_sectors = 1U << a->geom.chunk_shift;
-	lim->max_hw_sectors = min(lim->max_hw_sectors, lim->chunk_sectors);
-	lim->max_sectors = min(lim->max_sectors, lim->chunk_sectors);
 	lim->io_min = chunk_bytes;
 	lim->io_opt = chunk_bytes * a->nr_members;
 	lim->physical_block_size = max(lim->physical_block_size,

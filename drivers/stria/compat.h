@@ -395,6 +395,41 @@ static inline void stria_plug_attach(struct blk_plug *plug)
 }
 
 /*
+ * Sending a member a request cloned from an array request (as
+ * request-based dm does, drivers/md/dm-rq.c):
+ *   5.16: blk_insert_cloned_request(rq) (before: (q, rq))
+ *   6.1:  a request's end_io returns enum rq_end_io_ret (RQ_END_IO_FREE:
+ *         blk-mq frees the request); before, it returned nothing and freed
+ *         the request itself
+ * From 6.1 on STRIA_RQ_CLONE is 1 and stria_rq_clone_insert() issues
+ * @clone to its queue, stria_rq_clone_done() (io.c) being called when it
+ * completes; before, it is 0 and stria_rq_clone_insert() is never reached
+ * (member I/O goes as bios).
+ */
+void stria_rq_clone_done(struct request *clone, blk_status_t st);
+#if defined(STRIA_HAVE_RQ_END_IO_RET)
+#define STRIA_RQ_CLONE	1
+static inline enum rq_end_io_ret stria_rq_clone_end_io(struct request *clone,
+						       blk_status_t st)
+{
+	stria_rq_clone_done(clone, st);
+	return RQ_END_IO_FREE;
+}
+
+static inline blk_status_t stria_rq_clone_insert(struct request *clone)
+{
+	clone->end_io = stria_rq_clone_end_io;
+	return blk_insert_cloned_request(clone);
+}
+#else
+#define STRIA_RQ_CLONE	0
+static inline blk_status_t stria_rq_clone_insert(struct request *clone)
+{
+	return BLK_STS_NOTSUPP;
+}
+#endif
+
+/*
  * Setting up an hrtimer:
  *   <6.13: hrtimer_init(timer, clock, mode), then timer->function = fn
  *   6.13:  hrtimer_setup(timer, fn, clock, mode); hrtimer_init() is gone

@@ -39,6 +39,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/blk-crypto.h>
 #include <linux/blk-mq.h>
 #include <linux/irq_work.h>
 #include <linux/moduleparam.h>
@@ -89,6 +90,9 @@ MODULE_PARM_DESC(read_error_decay_s,
  * @inline_clone: the clone of a request's first bio, so the common request
  *	(one bio, one member) allocates nothing; further clones come from the
  *	array's bio_set
+ * @no_rq_clone: a request clone of this request could not be issued: it
+ *	goes to its member as bios (kept across a requeue)
+ * @rq_clone_member: the member its request clone went to
  */
 struct stria_cmd {
 	atomic_t pending;
@@ -104,6 +108,8 @@ struct stria_cmd {
 	bool write_held;
 	bool inline_used;
 	struct stria_clone inline_clone;
+	bool no_rq_clone;
+	struct stria_member *rq_clone_member;
 };
 
 /* Release a clone: bio_uninit() for the inline one, bio_put() otherwise. */
@@ -506,6 +512,16 @@ static bool stria_flush_survives(struct request *rq, struct stria_member *m)
 	return true;
 }
 
+/* Member @m failed I/O of @rq with @st: the status @rq takes from it. */
+static blk_status_t stria_member_failed_io(struct request *rq,
+					   struct stria_member *m,
+					   blk_status_t st)
+{
+	if (stria_member_io_error(m, st) && stria_flush_survives(rq, m))
+		return BLK_STS_OK;
+	return st;
+}
+
 static void stria_clone_endio(struct bio *bio)
 {
 	struct stria_clone *c = container_of(bio, struct stria_clone, bio);
@@ -538,8 +554,7 @@ static void stria_clone_endio(struct bio *bio)
 			st = BLK_STS_OK;
 		}
 	} else if (unlikely(st)) {
-		if (stria_member_io_error(m, st) && stria_flush_survives(rq, m))
-			st = BLK_STS_OK;
+		st = stria_member_failed_io(rq, m, st);
 	}
 	stria_clone_release(bio);
 	stria_rq_put(rq, st);
@@ -560,12 +575,15 @@ static void stria_clone_init(struct bio *bio, struct request *rq,
 }
 
 /**
- * stria_clone_prepare() - prepare a clone of one of a request's bios
+ * stria_clone_prepare_part() - prepare a clone of part of a request's bio
  * @a: the array
  * @rq: the request @src belongs to
  * @m: the member it goes to
  * @src: the request's bio
- * @sector: where on the member (absolute, data offset included)
+ * @skip: sectors of @src before the part
+ * @len: sectors in the part
+ * @sector: where on the member the part goes (absolute, data offset
+ *	included)
  * @clones: list to add the clone to
  *
  * Does not sleep. The first clone of a request lives in its PDU; the others
@@ -575,9 +593,10 @@ static void stria_clone_init(struct bio *bio, struct request *rq,
  *
  * Return: 0, or -ENOMEM.
  */
-int stria_clone_prepare(struct stria_array *a, struct request *rq,
-			struct stria_member *m, struct bio *src, u64 sector,
-			struct bio_list *clones)
+int stria_clone_prepare_part(struct stria_array *a, struct request *rq,
+			     struct stria_member *m, struct bio *src,
+			     u32 skip, u32 len, u64 sector,
+			     struct bio_list *clones)
 {
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	struct bio *bio = NULL;
@@ -593,10 +612,145 @@ int stria_clone_prepare(struct stria_array *a, struct request *rq,
 					    &a->bioset);
 	if (!bio)
 		return -ENOMEM;
+	/* before the sector is set: bio_trim() advances it */
+	if (skip || len != bio_sectors(src))
+		bio_trim(bio, skip, len);
 	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
 	bio->bi_opf |= rq->cmd_flags & REQ_FUA;
 	stria_clone_init(bio, rq, m, sector, clones);
 	return 0;
+}
+
+/**
+ * stria_clone_prepare() - prepare a clone of one of a request's bios
+ * @a: the array
+ * @rq: the request @src belongs to
+ * @m: the member it goes to
+ * @src: the request's bio
+ * @sector: where on the member (absolute, data offset included)
+ * @clones: list to add the clone to
+ *
+ * stria_clone_prepare_part() of the whole of @src.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int stria_clone_prepare(struct stria_array *a, struct request *rq,
+			struct stria_member *m, struct bio *src, u64 sector,
+			struct bio_list *clones)
+{
+	return stria_clone_prepare_part(a, rq, m, src, 0, bio_sectors(src),
+					sector, clones);
+}
+
+/*
+ * A RAID0 read or write of one bio that lies on one member (every 4K
+ * request) goes there as a request cloned from the array's, as
+ * request-based dm does (blk_insert_cloned_request()), not as a bio: the
+ * member's bio path (the checks of submit_bio_noacct(), the bio split,
+ * the plug and scheduler merge attempts, writeback throttling) is
+ * skipped and the member request is issued at once. The member request
+ * carries the PDU's inline clone of the bio, so nothing is allocated but
+ * the member's request (blk_rq_prep_clone() would allocate a bio).
+ *
+ * Only to a blk-mq member without an I/O scheduler (a clone bypasses it),
+ * and not for FUA, flush or polled requests, which need the member's flush
+ * machinery or poll queues, nor for bios with an encryption context or
+ * integrity data, which a request built here would not carry: those go as
+ * bios, as does a request of several bios and one whose clone the member
+ * refused (@no_rq_clone).
+ */
+static bool stria_rq_clone_ok(struct stria_array *a, struct request *rq,
+			      struct stria_member *m)
+{
+	struct request_queue *q = bdev_get_queue(m->dev.bdev);
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	return STRIA_RQ_CLONE && !a->r56 && !cmd->no_rq_clone &&
+	       queue_is_mq(q) && !READ_ONCE(q->elevator) &&
+	       rq->bio && rq->bio == rq->biotail &&
+	       !bio_has_crypt_ctx(rq->bio) &&
+	       !(rq->bio->bi_opf & REQ_INTEGRITY) &&
+	       !(rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH | REQ_POLLED)) &&
+	       !(rq->rq_flags & RQF_FLUSH_SEQ);
+}
+
+/* The inline clone a request clone carried is done. */
+static void stria_rq_clone_bio_end(struct bio *bio)
+{
+	bio_uninit(bio);
+}
+
+/**
+ * stria_rq_clone_done() - a request clone completed on its member
+ * @clone: the member's request; blk-mq frees it
+ * @st: its status
+ *
+ * Any context (the member's completion).
+ */
+void stria_rq_clone_done(struct request *clone, blk_status_t st)
+{
+	struct request *rq = clone->end_io_data;
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	if (unlikely(st))
+		st = stria_member_failed_io(rq, cmd->rq_clone_member, st);
+	/* counted here: once issued, @rq may be gone by the time it returns */
+	stria_count_io(cmd->rq_clone_member->array, rq);
+	stria_rq_put(rq, st);
+}
+
+/*
+ * Send @rq to @m at @base as a request clone (counted when it completes).
+ * BLK_STS_NOTSUPP: nothing was tried and nothing started (no member
+ * request or no memory now); BLK_STS_RESOURCE: @rq was started but the
+ * member refused the clone, so blk-mq queues @rq again and it goes as
+ * bios then.
+ */
+static blk_status_t stria_rq_clone_issue(struct stria_array *a,
+					 struct request *rq,
+					 struct stria_member *m, u64 base)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct bio *bio = &cmd->inline_clone.bio;
+	struct blk_plug *plug = stria_plug_detach();
+	struct request *clone;
+	blk_status_t st = BLK_STS_NOTSUPP;
+
+	/* no plug: blk_mq_alloc_request() would fill its request cache */
+	clone = blk_mq_alloc_request(bdev_get_queue(m->dev.bdev), rq->cmd_flags,
+				     BLK_MQ_REQ_NOWAIT);
+	if (IS_ERR(clone))
+		goto out;
+	if (stria_bio_init_clone(m->dev.bdev, bio, rq->bio, GFP_NOWAIT))
+		goto out_free;
+	/* a request addresses the whole disk: no partition remap after this */
+	bio->bi_iter.bi_sector = base + get_start_sect(m->dev.bdev);
+	bio->bi_end_io = stria_rq_clone_bio_end;
+	/*
+	 * Not blk_rq_append_bio(), which walks the bio to count its
+	 * segments: blk_insert_cloned_request() counts them again for the
+	 * member's limits anyway.
+	 */
+	blk_rq_bio_prep(clone, bio, 1);
+	clone->__sector = bio->bi_iter.bi_sector;
+	clone->end_io_data = rq;
+	cmd->inline_used = true;
+	cmd->rq_clone_member = m;
+	trace_stria_map(a->index, (__force u32)req_op(rq), blk_rq_pos(rq),
+			blk_rq_sectors(rq), m->role, base);
+	stria_rq_start(rq, 1);
+	st = stria_rq_clone_insert(clone);
+	if (likely(st == BLK_STS_OK))
+		goto out;
+	bio_uninit(bio);
+	blk_mq_cleanup_rq(clone);
+	cmd->no_rq_clone = true;
+	st = BLK_STS_RESOURCE;
+out_free:
+	blk_mq_free_request(clone);
+out:
+	stria_plug_attach(plug);
+	return st;
 }
 
 /**
@@ -617,7 +771,12 @@ blk_status_t stria_rq_to_member(struct stria_array *a, struct request *rq,
 	struct bio_list clones = BIO_EMPTY_LIST;
 	sector_t pos = blk_rq_pos(rq);
 	struct bio *bio;
+	blk_status_t st;
 
+	st = stria_rq_clone_ok(a, rq, m) ?
+	     stria_rq_clone_issue(a, rq, m, base) : BLK_STS_NOTSUPP;
+	if (st != BLK_STS_NOTSUPP)
+		return st;
 	__rq_for_each_bio(bio, rq) {
 		if (stria_clone_prepare(a, rq, m, bio,
 					base + (bio->bi_iter.bi_sector - pos),
@@ -1112,6 +1271,7 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 		cmd->wib_held = false;
 		atomic64_set(&cmd->skipped, 0);
 		cmd->write_held = false;
+		cmd->no_rq_clone = false;
 		rq->rq_flags |= RQF_DONTPREP;
 	}
 	if (req_op(rq) == REQ_OP_FLUSH)

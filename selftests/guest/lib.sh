@@ -189,21 +189,22 @@ host_plug() {
 		host_qmp "{\"execute\": \"device_add\", \"arguments\": {\"driver\": \"nvme\", \"id\": \"$2\", \"serial\": \"$2\", \"drive\": \"$2\", \"bus\": \"hp$3\"}}"
 }
 
-# host_profile_begin NAME / host_profile_end NAME [IOS]: count the
+# host_profile_begin NAME / host_profile_end NAME [IOS [TOP]]: count the
 # instructions the guest runs between the two calls (the test says
 # VM_PROFILE=1: a TCG plugin counts them; counts, not time). The profile,
-# by module and function and per I/O when IOS is given, goes to
-# $STRIA_OUT/NAME.txt; the raw counts to $STRIA_OUT/NAME.
+# by module and by function (the TOP functions, default 40) and per I/O
+# when IOS is given, goes to $STRIA_OUT/NAME.txt; the raw counts to
+# $STRIA_OUT/NAME.
 host_profile_begin() {
 	host_cmd profile begin "$1" >/dev/null
 }
 
 host_profile_end() {
-	local name=$1 ios=${2:-0}
+	local name=$1 ios=${2:-0} top=${3:-40}
 	host_cmd profile end "$name" >/dev/null || return 1
 	# modules come and go between profiles: their symbols as of now
 	cat /proc/kallsyms >"$STRIA_OUT/$name.kallsyms"
-	"$STRIA_TOP/selftests/tools/stria-profile" --ios "$ios" "$STRIA_OUT/$name" \
+	"$STRIA_TOP/selftests/tools/stria-profile" --ios "$ios" --top "$top" "$STRIA_OUT/$name" \
 		"$STRIA_OUT/$name.kallsyms" >"$STRIA_OUT/$name.txt"
 }
 

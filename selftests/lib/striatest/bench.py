@@ -335,6 +335,9 @@ def render_block(name: str, data: Path, data_shown: str) -> str:
     """The generated text of benchmark @name from its kept run in @data
     (shown in the text as @data_shown), or what to run when there is none."""
     cmd = f"selftests/run --kernel stock -v selftests/bench/{name}"
+    if not (data / RUN).exists() and (data / "insn.txt").exists():
+        from . import insn  # a profile (raid56-insn): counts, not fio runs
+        return insn.render_block(name, data, data_shown)
     if not (data / RUN).exists():
         return textwrap.fill(
             f"No run of ``{name}`` is kept yet, so there is no generated table here. "

@@ -278,3 +278,61 @@ def test_the_benchmarks_keep_their_output(tmp_path: Path) -> None:
     t = tmp_path / "t"
     t.write_text("DESCRIPTION=x\n")
     assert not testfile.load(t, tmp_path).keep_out
+
+
+# --- raid56-insn: instructions per I/O, not fio runs
+
+INSN_TXT = """# Run of 2026-11-26, tree v1, kernel 6.1.0-56-amd64, 4K jobs of 96M (2 jobs).
+raw-randread         49152 I/Os  kernel   14754 insns/I/O  (stria 0, raid456 0, null_blk 365, \
+user 17024)  member reads/I/O 1.00
+stria0-randread      49152 I/Os  kernel   15650 insns/I/O  (stria 300, raid456 0, null_blk 365, \
+user 16528)  member reads/I/O 1.00
+stria5-randwrite     49152 I/Os  kernel   40399 insns/I/O  (stria 3592, raid456 0, null_blk 389, \
+user 16922)  member reads/I/O 2.00
+dm-randread          49152 I/Os  kernel   15750 insns/I/O  (stria 0, raid456 0, null_blk 365, \
+user 16687)  member reads/I/O 1.00
+"""
+
+
+def test_an_insn_profile_renders_its_counts(tmp_path: Path) -> None:
+    (tmp_path / "insn.txt").write_text(INSN_TXT)
+    text = bench.render_block("raid56-insn", tmp_path, "D/raid56-insn")
+    assert "D/raid56-insn/insn.txt" in text and "Run of 2026-11-26, tree v1" in text
+    assert "49152 I/Os" in text
+    rows = {line.split("  ")[0]: line for line in text.splitlines()}
+    assert "15650" in rows["stria RAID0"] and "40399 (2.00 reads)" in rows["stria RAID5"]
+    assert "-100 (0.994 x)" in text  # stria RAID0 - dm-stripe, 4K randread
+
+
+def profile_txt(rows: dict[str, int]) -> str:
+    """A profile as stria-profile --ios writes it, its functions only."""
+    lines = ["1 instructions, 1 per I/O over 1 I/Os", "", "by module:", "     %   per I/O",
+             "  100.00        1  vmlinux", "", f"top {len(rows)} functions:",
+             "     %   per I/O"]
+    lines += [f"    1.00  {n:9d}  {f}" for f, n in rows.items()]
+    return "\n".join(lines) + "\n"
+
+
+def test_an_insn_profile_says_where_stria0_and_dm_differ(tmp_path: Path) -> None:
+    (tmp_path / "insn.txt").write_text(INSN_TXT)
+    (tmp_path / "stria0-randread.txt").write_text(profile_txt(
+        {"(user)": 9000, "ktime_get": 268, "stria_rq_to_member [stria]": 113,
+         "sbitmap_get": 193, "noise_a": 17, "noise_b": 3}))
+    (tmp_path / "dm-randread.txt").write_text(profile_txt(
+        {"(user)": 5000, "ktime_get": 191, "dm_submit_bio [dm_mod]": 144,
+         "sbitmap_get": 93, "noise_a": 9, "noise_b": 1}))
+    text = bench.render_block("raid56-insn", tmp_path, "D")
+    rows = {line.split("  ")[0].strip(): line.split()[-1] for line in text.splitlines()
+            if line.startswith(("``", "sum"))}
+    assert rows["``sbitmap_get``"] == "+100" and rows["``dm_submit_bio [dm_mod]``"] == "-144"
+    assert "``noise_a``" not in rows  # 8 per I/O: in neither the table nor the sum
+    # 77 + 113 + 100 - 144; (user) is not the kernel's
+    assert rows["sum of all differing by 10 or more"] == "+146"
+
+
+def test_an_insn_profile_cut_too_short_is_not_compared(tmp_path: Path) -> None:
+    (tmp_path / "insn.txt").write_text(INSN_TXT)
+    (tmp_path / "stria0-randread.txt").write_text(profile_txt({"ktime_get": 268, "x": 40}))
+    (tmp_path / "dm-randread.txt").write_text(profile_txt({"ktime_get": 191, "y": 2}))
+    text = bench.render_block("raid56-insn", tmp_path, "D")
+    assert "too few functions to compare" in text and "sum of all" not in text

@@ -408,7 +408,20 @@ static inline void stria_plug_attach(struct blk_plug *plug)
  */
 void stria_rq_clone_done(struct request *clone, blk_status_t st);
 #if defined(STRIA_HAVE_RQ_END_IO_RET)
+#include <linux/blk-integrity.h>
+
 #define STRIA_RQ_CLONE	1
+
+/*
+ * @bdev's disk has an integrity profile (metadata, with or without
+ * protection information): the block layer gives each bio its buffer in
+ * blk_mq_submit_bio(), which a request clone does not pass through.
+ */
+static inline bool stria_bdev_has_integrity(struct block_device *bdev)
+{
+	return blk_get_integrity(bdev->bd_disk);
+}
+
 static inline enum rq_end_io_ret stria_rq_clone_end_io(struct request *clone,
 						       blk_status_t st)
 {
@@ -423,6 +436,11 @@ static inline blk_status_t stria_rq_clone_insert(struct request *clone)
 }
 #else
 #define STRIA_RQ_CLONE	0
+static inline bool stria_bdev_has_integrity(struct block_device *bdev)
+{
+	return true;
+}
+
 static inline blk_status_t stria_rq_clone_insert(struct request *clone)
 {
 	return BLK_STS_NOTSUPP;

@@ -593,10 +593,11 @@ static void stria_clone_init(struct bio *bio, struct request *rq,
  *
  * Return: 0, or -ENOMEM.
  */
-int stria_clone_prepare_part(struct stria_array *a, struct request *rq,
-			     struct stria_member *m, struct bio *src,
-			     u32 skip, u32 len, u64 sector,
-			     struct bio_list *clones)
+static int stria_clone_prepare_part(struct stria_array *a,
+				    struct request *rq,
+				    struct stria_member *m, struct bio *src,
+				    u32 skip, u32 len, u64 sector,
+				    struct bio_list *clones)
 {
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	struct bio *bio = NULL;
@@ -655,9 +656,13 @@ int stria_clone_prepare(struct stria_array *a, struct request *rq,
  * Only to a blk-mq member without an I/O scheduler (a clone bypasses it),
  * and not for FUA, flush or polled requests, which need the member's flush
  * machinery or poll queues, nor for bios with an encryption context or
- * integrity data, which a request built here would not carry: those go as
- * bios, as does a request of several bios and one whose clone the member
- * refused (@no_rq_clone).
+ * integrity data, which a request built here would not carry, nor to a
+ * member with an integrity profile (metadata, protection information),
+ * whose buffer the block layer builds for bios only, nor for a request
+ * beyond the member's current size or segment limits (lowered since the
+ * array stacked them: blk_insert_cloned_request() would log an error and
+ * refuse it): those go as bios, as does a request of several bios and
+ * one whose clone the member refused (@no_rq_clone).
  */
 static bool stria_rq_clone_ok(struct stria_array *a, struct request *rq,
 			      struct stria_member *m)
@@ -667,6 +672,9 @@ static bool stria_rq_clone_ok(struct stria_array *a, struct request *rq,
 
 	return STRIA_RQ_CLONE && !a->r56 && !cmd->no_rq_clone &&
 	       queue_is_mq(q) && !READ_ONCE(q->elevator) &&
+	       !stria_bdev_has_integrity(m->dev.bdev) &&
+	       blk_rq_sectors(rq) <= queue_max_sectors(q) &&
+	       rq->nr_phys_segments <= queue_max_segments(q) &&
 	       rq->bio && rq->bio == rq->biotail &&
 	       !bio_has_crypt_ctx(rq->bio) &&
 	       !(rq->bio->bi_opf & REQ_INTEGRITY) &&
@@ -717,7 +725,9 @@ static blk_status_t stria_rq_clone_issue(struct stria_array *a,
 	blk_status_t st = BLK_STS_NOTSUPP;
 
 	/* no plug: blk_mq_alloc_request() would fill its request cache */
-	clone = blk_mq_alloc_request(bdev_get_queue(m->dev.bdev), rq->cmd_flags,
+	/* no merging into it on the member, as dm-mpath's clones */
+	clone = blk_mq_alloc_request(bdev_get_queue(m->dev.bdev),
+				     rq->cmd_flags | REQ_NOMERGE,
 				     BLK_MQ_REQ_NOWAIT);
 	if (IS_ERR(clone))
 		goto out;
@@ -726,6 +736,8 @@ static blk_status_t stria_rq_clone_issue(struct stria_array *a,
 	/* a request addresses the whole disk: no partition remap after this */
 	bio->bi_iter.bi_sector = base + get_start_sect(m->dev.bdev);
 	bio->bi_end_io = stria_rq_clone_bio_end;
+	/* as on the bio path: the array's flush and FUA are its own */
+	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
 	/*
 	 * Not blk_rq_append_bio(), which walks the bio to count its
 	 * segments: blk_insert_cloned_request() counts them again for the
@@ -744,6 +756,7 @@ static blk_status_t stria_rq_clone_issue(struct stria_array *a,
 		goto out;
 	bio_uninit(bio);
 	blk_mq_cleanup_rq(clone);
+	clone->bio = clone->biotail = NULL;
 	cmd->no_rq_clone = true;
 	st = BLK_STS_RESOURCE;
 out_free:
@@ -761,9 +774,12 @@ out:
  * @base: where the request's first sector lives on @m (absolute)
  *
  * Every bio of @rq is cloned to @m (the first one in the PDU), the request
- * is counted and started, and the clones go out.
+ * is counted and started, and the clones go out; or @rq goes as a request
+ * clone (RAID0, stria_rq_clone_ok()).
  *
- * Return: BLK_STS_OK, or BLK_STS_RESOURCE with nothing sent.
+ * Return: BLK_STS_OK, or BLK_STS_RESOURCE with nothing sent: @rq is not
+ * started, or (a request clone the member refused) it was started and
+ * goes as bios when blk-mq queues it again.
  */
 blk_status_t stria_rq_to_member(struct stria_array *a, struct request *rq,
 				struct stria_member *m, u64 base)
@@ -890,7 +906,8 @@ void stria_bio_submit(struct bio *bio)
  * @sector: where on the member (absolute, data offset included)
  *
  * Process context; may sleep for memory, never fails (the bio_set has a
- * rescuer). The clone holds a reference on @rq until it completes.
+ * rescuer). FUA is taken from the request. The clone holds a reference on
+ * @rq until it completes.
  */
 void stria_clone_submit_part(struct stria_array *a, struct request *rq,
 			     struct stria_member *m, struct bio *src,
@@ -902,6 +919,7 @@ void stria_clone_submit_part(struct stria_array *a, struct request *rq,
 	bio = stria_bio_alloc_clone(m->dev.bdev, src, GFP_NOIO, &a->bioset);
 	bio_trim(bio, skip, len);
 	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
+	bio->bi_opf |= rq->cmd_flags & REQ_FUA;
 	stria_clone_init(bio, rq, m, sector, &clones);
 	stria_rq_get(rq);
 	stria_submit_unplugged(&clones);
@@ -1358,15 +1376,16 @@ int stria_io_init(struct stria_array *a)
 	int ret;
 
 	/*
-	 * RAID5/6 allocate member bios that may sleep from queue_rq(), which
-	 * can run inside submit_bio() with bios parked on current->bio_list:
-	 * the rescuer keeps that from waiting on itself. Their bios carry
+	 * Every level allocates member bios that may sleep from queue_rq()
+	 * (RAID0: the parts of a request that crosses chunks), which can run
+	 * inside submit_bio() with bios parked on current->bio_list: the
+	 * rescuer keeps that from waiting on itself. RAID5/6 bios carry
 	 * stria's own pages, hence bvecs.
 	 */
 	ret = bioset_init(&a->bioset, BIO_POOL_SIZE,
 			  offsetof(struct stria_clone, bio),
-			  a->geom.level ? BIOSET_NEED_RESCUER |
-					  BIOSET_NEED_BVECS : 0);
+			  BIOSET_NEED_RESCUER |
+			  (a->geom.level ? BIOSET_NEED_BVECS : 0));
 	if (ret)
 		return ret;
 	a->stats = alloc_percpu(struct stria_stats);

@@ -20,37 +20,37 @@
 #include "stria.h"
 #include "trace.h"
 
-/* A request that crosses chunks: one clone per chunk of each bio. */
+/*
+ * A request that crosses chunks: one clone per chunk of each bio, each sent
+ * as soon as it is made. They may wait for memory (the bio_set's reserve
+ * refills as the ones sent complete), where clones all made before any is
+ * sent could not: a request of many chunks needs more than the reserve.
+ */
 static blk_status_t stria_raid0_rw_parts(struct stria_array *a,
 					 struct request *rq)
 {
-	struct bio_list clones = BIO_EMPTY_LIST;
 	struct stria_loc loc;
 	struct bio *bio;
 	u32 skip, len;
 	u64 s;
 
+	stria_rq_begin(rq);
+	stria_count_io(a, rq);
 	__rq_for_each_bio(bio, rq) {
 		for (skip = 0; skip < bio_sectors(bio); skip += len) {
 			s = bio->bi_iter.bi_sector + skip;
 			len = min(bio_sectors(bio) - skip,
 				  stria_geom_chunk_sectors_left(&a->geom, s));
 			stria_raid0_map(&a->geom, s, &loc);
-			if (stria_clone_prepare_part(a, rq,
-						     &a->members[loc.member],
-						     bio, skip, len,
-						     a->data_offset + loc.sector,
-						     &clones)) {
-				stria_clones_drop(&clones);
-				return BLK_STS_RESOURCE;
-			}
 			trace_stria_map(a->index, (__force u32)req_op(rq), s,
 					len, loc.member,
 					a->data_offset + loc.sector);
+			stria_clone_submit_part(a, rq, &a->members[loc.member],
+						bio, skip, len,
+						a->data_offset + loc.sector);
 		}
 	}
-	stria_count_io(a, rq);
-	stria_clones_submit(rq, &clones);
+	stria_rq_put(rq, BLK_STS_OK);
 	return BLK_STS_OK;
 }
 

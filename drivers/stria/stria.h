@@ -517,10 +517,6 @@ void stria_io_exit(struct stria_array *a);
 int stria_clone_prepare(struct stria_array *a, struct request *rq,
 			struct stria_member *m, struct bio *src, u64 sector,
 			struct bio_list *clones);
-int stria_clone_prepare_part(struct stria_array *a, struct request *rq,
-			     struct stria_member *m, struct bio *src,
-			     u32 skip, u32 len, u64 sector,
-			     struct bio_list *clones);
 int stria_clone_prepare_empty(struct stria_array *a, struct request *rq,
 			      struct stria_member *m, stria_opf_t opf,
 			      u64 sector, u64 nr_sectors,

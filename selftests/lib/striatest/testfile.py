@@ -27,6 +27,9 @@ class TestSpec:
     numa: bool = False
     nvme_nodes: list[int] = field(default_factory=list)
     nvme_opts: dict[int, str] = field(default_factory=dict)
+    # drive index -> properties of its namespace (QEMU nvme-ns): the drive
+    # is then a controller with one explicit namespace
+    nvme_ns_opts: dict[int, str] = field(default_factory=dict)
     nullb: int = 0
     nullb_size_mb: int = 256
     mem: int = 2048
@@ -59,7 +62,7 @@ class TestSpec:
 def load(path: Path, top: Path) -> TestSpec:
     """Source the test file in bash (it only defines things) and read its header."""
     script = (f"set -e; source {shlex.quote(str(path))} >/dev/null; "
-              "for v in " + " ".join(KEYS) + " ${!VM_NVME_OPTS_*}; do "
+              "for v in " + " ".join(KEYS) + " ${!VM_NVME_OPTS_*} ${!VM_NVME_NS_OPTS_*}; do "
               "[ -n \"${!v+x}\" ] && printf '%s=%s\\0' \"$v\" \"${!v}\"; done; "
               "declare -F host_prepare >/dev/null && printf 'HOST_PREPARE=1\\0'; true")
     proc = subprocess.run(["bash", "-c", script], stdout=subprocess.PIPE,
@@ -108,6 +111,8 @@ def load(path: Path, top: Path) -> TestSpec:
     for k, v in vals.items():
         if k.startswith("VM_NVME_OPTS_"):
             spec.nvme_opts[int(k[len("VM_NVME_OPTS_"):])] = v
+        elif k.startswith("VM_NVME_NS_OPTS_"):
+            spec.nvme_ns_opts[int(k[len("VM_NVME_NS_OPTS_"):])] = v
     if not spec.description:
         raise ValueError(f"{path}: DESCRIPTION is missing")
     if not 0 <= spec.nvme <= 12:

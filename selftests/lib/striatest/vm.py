@@ -130,8 +130,13 @@ def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path,
         else:
             drive = f"if=none,id=d{i},format=raw,cache=unsafe,file={img}"
         argv += ["-device", f"pcie-root-port,id=rp{i},bus={bus},chassis={i + 1},slot={i + 1}",
-                 "-drive", drive,
-                 "-device", f"nvme,id=nvme{i},serial=stria{i:04d},drive=d{i},bus=rp{i}"]
+                 "-drive", drive]
+        ns = spec.nvme_ns_opts.get(i)
+        if ns is None:
+            argv += ["-device", f"nvme,id=nvme{i},serial=stria{i:04d},drive=d{i},bus=rp{i}"]
+        else:
+            argv += ["-device", f"nvme,id=nvme{i},serial=stria{i:04d},bus=rp{i}",
+                     "-device", f"nvme-ns,drive=d{i},bus=nvme{i},nsid=1,{ns}"]
     for i in range(spec.hotplug):
         # empty slots: host_plug puts a drive in one, as a disk inserted
         n = spec.nvme + i + 1

@@ -43,3 +43,13 @@ def test_a_benchmark_may_ask_for_a_thread_per_vcpu(tmp_path: Path) -> None:
 def test_other_thread_models_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="VM_TCG_THREADS is single or multi"):
         argv_of(tmp_path, 'DESCRIPTION="x"\nVM_TCG_THREADS=many')
+
+
+def test_a_drive_may_get_a_namespace_with_its_own_properties(tmp_path: Path) -> None:
+    argv = argv_of(tmp_path, 'DESCRIPTION="x"\nVM_NVME=2\nVM_NVME_NS_OPTS_1="ms=8,mset=0"')
+    devices = [argv[i + 1] for i, a in enumerate(argv) if a == "-device"]
+    # drive 0 as always: the controller holds the drive itself
+    assert "nvme,id=nvme0,serial=stria0000,drive=d0,bus=rp0" in devices
+    # drive 1: a controller and a namespace on it that holds the drive
+    assert "nvme,id=nvme1,serial=stria0001,bus=rp1" in devices
+    assert "nvme-ns,drive=d1,bus=nvme1,nsid=1,ms=8,mset=0" in devices

@@ -166,6 +166,11 @@ def initialised(c: locks.Class, src: str) -> bool:
         return f"timer_setup({timer.group(1)}," in src
     if c.name.endswith(".lock") and f"DECLARE_WAIT_QUEUE_HEAD({c.name[:-5]})" in src:
         return True
+    if c.name == "kn->active":
+        # a sysfs file's kernfs active reference: lockdep keys it per
+        # attribute (the attribute's own key), so every module that
+        # declares sysfs attributes defines a class of that name
+        return bool(re.search(r"\b(DEVICE_ATTR\w*|__ATTR\w*)\(", src))
     if c.name == "&____s->seqcount":
         # the name seqcount_LOCKNAME_init() gives the seqcount it wraps
         return bool(re.search(r"seqcount_\w+_init\(", src))

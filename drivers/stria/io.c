@@ -575,15 +575,12 @@ static void stria_clone_init(struct bio *bio, struct request *rq,
 }
 
 /**
- * stria_clone_prepare_part() - prepare a clone of part of a request's bio
+ * stria_clone_prepare() - prepare a clone of one of a request's bios
  * @a: the array
  * @rq: the request @src belongs to
  * @m: the member it goes to
  * @src: the request's bio
- * @skip: sectors of @src before the part
- * @len: sectors in the part
- * @sector: where on the member the part goes (absolute, data offset
- *	included)
+ * @sector: where on the member (absolute, data offset included)
  * @clones: list to add the clone to
  *
  * Does not sleep. The first clone of a request lives in its PDU; the others
@@ -593,11 +590,9 @@ static void stria_clone_init(struct bio *bio, struct request *rq,
  *
  * Return: 0, or -ENOMEM.
  */
-static int stria_clone_prepare_part(struct stria_array *a,
-				    struct request *rq,
-				    struct stria_member *m, struct bio *src,
-				    u32 skip, u32 len, u64 sector,
-				    struct bio_list *clones)
+int stria_clone_prepare(struct stria_array *a, struct request *rq,
+			struct stria_member *m, struct bio *src, u64 sector,
+			struct bio_list *clones)
 {
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	struct bio *bio = NULL;
@@ -613,34 +608,10 @@ static int stria_clone_prepare_part(struct stria_array *a,
 					    &a->bioset);
 	if (!bio)
 		return -ENOMEM;
-	/* before the sector is set: bio_trim() advances it */
-	if (skip || len != bio_sectors(src))
-		bio_trim(bio, skip, len);
 	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
 	bio->bi_opf |= rq->cmd_flags & REQ_FUA;
 	stria_clone_init(bio, rq, m, sector, clones);
 	return 0;
-}
-
-/**
- * stria_clone_prepare() - prepare a clone of one of a request's bios
- * @a: the array
- * @rq: the request @src belongs to
- * @m: the member it goes to
- * @src: the request's bio
- * @sector: where on the member (absolute, data offset included)
- * @clones: list to add the clone to
- *
- * stria_clone_prepare_part() of the whole of @src.
- *
- * Return: 0, or -ENOMEM.
- */
-int stria_clone_prepare(struct stria_array *a, struct request *rq,
-			struct stria_member *m, struct bio *src, u64 sector,
-			struct bio_list *clones)
-{
-	return stria_clone_prepare_part(a, rq, m, src, 0, bio_sectors(src),
-					sector, clones);
 }
 
 /*

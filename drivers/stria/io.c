@@ -574,6 +574,17 @@ static void stria_clone_init(struct bio *bio, struct request *rq,
 	bio_list_add(clones, bio);
 }
 
+/*
+ * The flags of a data clone of @rq: the array's preflush is not the
+ * member's (blk-mq's flush machinery has made it a request of its own),
+ * FUA is the request's.
+ */
+static void stria_clone_flags(struct bio *bio, struct request *rq)
+{
+	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
+	bio->bi_opf |= rq->cmd_flags & REQ_FUA;
+}
+
 /**
  * stria_clone_prepare() - prepare a clone of one of a request's bios
  * @a: the array
@@ -608,8 +619,7 @@ int stria_clone_prepare(struct stria_array *a, struct request *rq,
 					    &a->bioset);
 	if (!bio)
 		return -ENOMEM;
-	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
-	bio->bi_opf |= rq->cmd_flags & REQ_FUA;
+	stria_clone_flags(bio, rq);
 	stria_clone_init(bio, rq, m, sector, clones);
 	return 0;
 }
@@ -707,8 +717,8 @@ static blk_status_t stria_rq_clone_issue(struct stria_array *a,
 	/* a request addresses the whole disk: no partition remap after this */
 	bio->bi_iter.bi_sector = base + get_start_sect(m->dev.bdev);
 	bio->bi_end_io = stria_rq_clone_bio_end;
-	/* as on the bio path: the array's flush and FUA are its own */
-	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
+	/* as on the bio path (the request has no FUA: stria_rq_clone_ok()) */
+	stria_clone_flags(bio, rq);
 	/*
 	 * Not blk_rq_append_bio(), which walks the bio to count its
 	 * segments: blk_insert_cloned_request() counts them again for the
@@ -889,8 +899,7 @@ void stria_clone_submit_part(struct stria_array *a, struct request *rq,
 
 	bio = stria_bio_alloc_clone(m->dev.bdev, src, GFP_NOIO, &a->bioset);
 	bio_trim(bio, skip, len);
-	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
-	bio->bi_opf |= rq->cmd_flags & REQ_FUA;
+	stria_clone_flags(bio, rq);
 	stria_clone_init(bio, rq, m, sector, &clones);
 	stria_rq_get(rq);
 	stria_submit_unplugged(&clones);

@@ -574,16 +574,24 @@ static void stria_clone_init(struct bio *bio, struct request *rq,
 	bio_list_add(clones, bio);
 }
 
+/*
+ * The flags of a data clone of @rq: the array's preflush is not the
+ * member's (blk-mq's flush machinery has made it a request of its own),
+ * FUA is the request's.
+ */
+static void stria_clone_flags(struct bio *bio, struct request *rq)
+{
+	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
+	bio->bi_opf |= rq->cmd_flags & REQ_FUA;
+}
+
 /**
- * stria_clone_prepare_part() - prepare a clone of part of a request's bio
+ * stria_clone_prepare() - prepare a clone of one of a request's bios
  * @a: the array
  * @rq: the request @src belongs to
  * @m: the member it goes to
  * @src: the request's bio
- * @skip: sectors of @src before the part
- * @len: sectors in the part
- * @sector: where on the member the part goes (absolute, data offset
- *	included)
+ * @sector: where on the member (absolute, data offset included)
  * @clones: list to add the clone to
  *
  * Does not sleep. The first clone of a request lives in its PDU; the others
@@ -593,11 +601,9 @@ static void stria_clone_init(struct bio *bio, struct request *rq,
  *
  * Return: 0, or -ENOMEM.
  */
-static int stria_clone_prepare_part(struct stria_array *a,
-				    struct request *rq,
-				    struct stria_member *m, struct bio *src,
-				    u32 skip, u32 len, u64 sector,
-				    struct bio_list *clones)
+int stria_clone_prepare(struct stria_array *a, struct request *rq,
+			struct stria_member *m, struct bio *src, u64 sector,
+			struct bio_list *clones)
 {
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	struct bio *bio = NULL;
@@ -613,34 +619,9 @@ static int stria_clone_prepare_part(struct stria_array *a,
 					    &a->bioset);
 	if (!bio)
 		return -ENOMEM;
-	/* before the sector is set: bio_trim() advances it */
-	if (skip || len != bio_sectors(src))
-		bio_trim(bio, skip, len);
-	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
-	bio->bi_opf |= rq->cmd_flags & REQ_FUA;
+	stria_clone_flags(bio, rq);
 	stria_clone_init(bio, rq, m, sector, clones);
 	return 0;
-}
-
-/**
- * stria_clone_prepare() - prepare a clone of one of a request's bios
- * @a: the array
- * @rq: the request @src belongs to
- * @m: the member it goes to
- * @src: the request's bio
- * @sector: where on the member (absolute, data offset included)
- * @clones: list to add the clone to
- *
- * stria_clone_prepare_part() of the whole of @src.
- *
- * Return: 0, or -ENOMEM.
- */
-int stria_clone_prepare(struct stria_array *a, struct request *rq,
-			struct stria_member *m, struct bio *src, u64 sector,
-			struct bio_list *clones)
-{
-	return stria_clone_prepare_part(a, rq, m, src, 0, bio_sectors(src),
-					sector, clones);
 }
 
 /*
@@ -736,8 +717,8 @@ static blk_status_t stria_rq_clone_issue(struct stria_array *a,
 	/* a request addresses the whole disk: no partition remap after this */
 	bio->bi_iter.bi_sector = base + get_start_sect(m->dev.bdev);
 	bio->bi_end_io = stria_rq_clone_bio_end;
-	/* as on the bio path: the array's flush and FUA are its own */
-	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
+	/* as on the bio path (the request has no FUA: stria_rq_clone_ok()) */
+	stria_clone_flags(bio, rq);
 	/*
 	 * Not blk_rq_append_bio(), which walks the bio to count its
 	 * segments: blk_insert_cloned_request() counts them again for the
@@ -918,8 +899,7 @@ void stria_clone_submit_part(struct stria_array *a, struct request *rq,
 
 	bio = stria_bio_alloc_clone(m->dev.bdev, src, GFP_NOIO, &a->bioset);
 	bio_trim(bio, skip, len);
-	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
-	bio->bi_opf |= rq->cmd_flags & REQ_FUA;
+	stria_clone_flags(bio, rq);
 	stria_clone_init(bio, rq, m, sector, &clones);
 	stria_rq_get(rq);
 	stria_submit_unplugged(&clones);

@@ -353,28 +353,3 @@ as_verify() {
 		[[ $a == --name=* ]] && echo --verify_only
 	done
 }
-
-# dm_members N DEV...: dm-linear devices m0..m(N-1) over the first N DEVs,
-# their nodes made (no udev in the guest); prints nothing on success.
-dm_members() {
-	local n=$1 i devs
-	shift
-	devs=("$@")
-	for ((i = 0; i < n; i++)); do
-		dmsetup create --noudevsync "m$i" --table \
-			"0 $(blockdev --getsz "${devs[$i]}") linear ${devs[$i]} 0" || return 1
-	done
-	dmsetup mknodes
-}
-
-# dm_swap NAME TABLE: replace the table of dm device NAME, live, by one
-# line over its whole size, TABLE with @DEV as the device it maps now:
-# dm_swap m1 "flakey @DEV 0 0 1 1 error_writes" (suspend, load, resume).
-dm_swap() {
-	local sz dev
-	sz=$(blockdev --getsz "/dev/mapper/$1") || return 1
-	dev=$(dmsetup table "$1" | awk '{ print $4 }') || return 1
-	dmsetup suspend --noudevsync "$1" &&
-		dmsetup load --noudevsync "$1" --table "0 $sz ${2//@DEV/$dev}" &&
-		dmsetup resume --noudevsync "$1"
-}

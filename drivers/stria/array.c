@@ -93,6 +93,23 @@ static const struct block_device_operations stria_disk_fops = {
 	.open	= stria_disk_open,
 };
 
+/* A bio-based array (RAID0): stria_level_ops.submit_bio maps every bio. */
+static void stria_submit_bio(struct bio *bio)
+{
+	struct stria_array *a = bio->bi_bdev->bd_disk->private_data;
+
+	a->ops->submit_bio(a, bio);
+}
+
+static const struct block_device_operations stria_bio_disk_fops = {
+	.owner		= THIS_MODULE,
+	.open		= stria_disk_open,
+	.submit_bio	= stria_submit_bio,
+#if STRIA_POLL
+	.poll_bio	= stria_poll_bio,
+#endif
+};
+
 /* arrays stacked on arrays: how deep stria_disk_stacks_on() looks */
 #define STRIA_MAX_STACK		8
 
@@ -123,7 +140,7 @@ static int stria_stacks_on(struct gendisk *disk, struct stria_array *a,
 
 	if (disk == a->disk)
 		return 1;
-	if (disk->fops != &stria_disk_fops)
+	if (disk->fops != &stria_disk_fops && disk->fops != &stria_bio_disk_fops)
 		return 0;
 	if (depth >= STRIA_MAX_STACK)
 		return -ELOOP;
@@ -919,6 +936,8 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
 	 * members' limit, NVMe's 256, would allow) is not one range.
 	 */
 	lim->max_discard_segments = 1;
+	if (stria_bio_based(a))
+		stria_bio_disk_features(lim);
 	if (a->ops->limits)
 		a->ops->limits(a, lim);
 }
@@ -945,18 +964,40 @@ void stria_array_update_limits(struct stria_array *a)
 			a->index);
 }
 
-static int stria_add_disk(struct stria_array *a)
+/* Every member takes REQ_NOWAIT bios (for a bio-based array's queue). */
+static bool stria_members_nowait(struct stria_array *a)
+{
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++)
+		if (!a->members[i].dev.bdev ||
+		    !bdev_nowait(a->members[i].dev.bdev))
+			return false;
+	return true;
+}
+
+/*
+ * The array's disk: a bio-based one (RAID0) has no tag set and no
+ * hardware queues of its own, a blk-mq one (RAID5/6) has both.
+ */
+static struct gendisk *stria_alloc_disk(struct stria_array *a)
 {
 	struct blk_mq_tag_set *set = &a->tag_set;
 	struct queue_limits lim;
 	struct gendisk *disk;
 	int ret;
 
+	/* bio-based: not a count of queues, whether the members poll */
+	a->poll_queues = stria_poll_member_queues(a);
+	if (stria_bio_based(a)) {
+		stria_limits(a, &lim);
+		return stria_alloc_bio_disk(&lim, a->node, a,
+					    stria_members_nowait(a));
+	}
 	set->ops = &stria_mq_ops;
 	set->nr_hw_queues = hw_queues ? min(hw_queues, nr_cpu_ids) : nr_cpu_ids;
 	set->nr_maps = 1;
 	/* poll queues after the default ones (io.c: stria_map_poll()) */
-	a->poll_queues = stria_poll_member_queues(a);
 	if (a->poll_queues) {
 		set->nr_hw_queues += a->poll_queues;
 		set->nr_maps = HCTX_MAX_TYPES;
@@ -968,28 +1009,40 @@ static int stria_add_disk(struct stria_array *a)
 	set->driver_data = a;
 	ret = blk_mq_alloc_tag_set(set);
 	if (ret)
-		return ret;
+		return ERR_PTR(ret);
 
 	stria_limits(a, &lim);
 	disk = stria_alloc_disk_limits(set, &lim, a);
-	if (IS_ERR(disk)) {
-		ret = PTR_ERR(disk);
-		goto out_free_tag_set;
-	}
+	if (IS_ERR(disk))
+		blk_mq_free_tag_set(set);
+	return disk;
+}
+
+/* Free the array's tag set, if it has one (not a bio-based array). */
+static void stria_free_tag_set(struct stria_array *a)
+{
+	if (!stria_bio_based(a))
+		blk_mq_free_tag_set(&a->tag_set);
+}
+
+static int stria_add_disk(struct stria_array *a)
+{
+	struct gendisk *disk;
+
+	disk = stria_alloc_disk(a);
+	if (IS_ERR(disk))
+		return PTR_ERR(disk);
 	disk->major = stria_major;
 	disk->first_minor = a->index * STRIA_MINORS;
 	disk->minors = STRIA_MINORS;
-	disk->fops = &stria_disk_fops;
+	disk->fops = stria_bio_based(a) ? &stria_bio_disk_fops :
+					  &stria_disk_fops;
 	disk->private_data = a;
 	snprintf(disk->disk_name, DISK_NAME_LEN, "stria%d", a->index);
 	set_capacity(disk, stria_geom_array_sectors(&a->geom));
 	a->disk = disk;
 	stria_poll_update(a);
 	return 0;
-
-out_free_tag_set:
-	blk_mq_free_tag_set(set);
-	return ret;
 }
 
 /**
@@ -1224,7 +1277,7 @@ static int stria_array_build(struct stria_array *a)
 
 out_put_disk:
 	stria_put_disk(a->disk);
-	blk_mq_free_tag_set(&a->tag_set);
+	stria_free_tag_set(a);
 out_io_exit:
 	stria_io_exit(a);
 	return ret;
@@ -1422,7 +1475,7 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	trace_stria_array_stop(a->index, a->name);
 	pr_info("stria%d: array '%s' stopped\n", a->index, a->name);
 	stria_put_disk(a->disk);
-	blk_mq_free_tag_set(&a->tag_set);
+	stria_free_tag_set(a);
 	stria_io_exit(a);
 	stria_array_free(a);
 	return 0;

@@ -9,7 +9,8 @@
  *  2. create: check sizes and the geometry; assemble: read and check every
  *     superblock, and that they describe one complete, current array;
  *  3. pick the NUMA node (the members' majority unless the admin chose one)
- *     and allocate the array, its tag set, bio_set and queue there;
+ *     and allocate the array, its bio_set and queue (RAID5/6: and tag
+ *     set) there;
  *  4. write the superblocks (events + 1, state active);
  *  5. add the gendisk striaN and the holder/slave links.
  * Stopping is refused while striaN is open; otherwise the disk goes away,
@@ -63,12 +64,12 @@
 static unsigned int hw_queues;
 module_param(hw_queues, uint, 0444);
 MODULE_PARM_DESC(hw_queues,
-		 "Hardware queues per array for interrupt-driven I/O (count; 0 = one per CPU, the default); poll queues come on top when the members poll, as many as a member's");
+		 "Hardware queues per RAID5/6 array for interrupt-driven I/O (count; 0 = one per CPU, the default); poll queues come on top when the members poll, as many as a member's. RAID0 arrays have none: their I/O goes to the members' queues");
 
 static unsigned int queue_depth = 128;
 module_param(queue_depth, uint, 0444);
 MODULE_PARM_DESC(queue_depth,
-		 "Requests per hardware queue (count; 1..4096, default 128)");
+		 "Requests per hardware queue of a RAID5/6 array (count; 1..4096, default 128)");
 
 DEFINE_MUTEX(stria_arrays_lock);
 LIST_HEAD(stria_arrays);
@@ -105,9 +106,7 @@ static const struct block_device_operations stria_bio_disk_fops = {
 	.owner		= THIS_MODULE,
 	.open		= stria_disk_open,
 	.submit_bio	= stria_submit_bio,
-#if STRIA_POLL
-	.poll_bio	= stria_poll_bio,
-#endif
+	STRIA_FOPS_POLL_BIO(stria_poll_bio)
 };
 
 /* arrays stacked on arrays: how deep stria_disk_stacks_on() looks */
@@ -921,6 +920,9 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
 	u32 i;
 
 	blk_set_stacking_limits(lim);
+	/* before the members': those that lack nowait take it away */
+	if (stria_bio_based(a))
+		stria_bio_disk_features(lim);
 	for (i = 0; i < a->nr_members; i++)
 		if (a->members[i].dev.bdev)
 			blk_stack_limits(lim,
@@ -931,13 +933,12 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
 	lim->physical_block_size = max(lim->physical_block_size,
 				       lim->logical_block_size);
 	/*
-	 * One range per discard request: the levels map [pos, pos + sectors)
+	 * One range per discard request: RAID5/6 maps [pos, pos + sectors)
 	 * of a request, and a request of several discard ranges (which the
-	 * members' limit, NVMe's 256, would allow) is not one range.
+	 * members' limit, NVMe's 256, would allow) is not one range. (RAID0
+	 * maps bios, each one range, and has no requests to merge them in.)
 	 */
 	lim->max_discard_segments = 1;
-	if (stria_bio_based(a))
-		stria_bio_disk_features(lim);
 	if (a->ops->limits)
 		a->ops->limits(a, lim);
 }

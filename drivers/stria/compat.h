@@ -81,8 +81,9 @@ static inline struct gendisk *stria_alloc_disk_limits(struct blk_mq_tag_set *set
  *         are queue flags, set here (nowait when every member has it)
  *   6.9:  blk_alloc_disk(lim, node)
  *   6.11: they are lim->features: stria_bio_disk_features() sets them
- *         before the members' limits are stacked, and blk_stack_limits()
- *         drops nowait when a member lacks it; @nowait is not used
+ *         before the members' limits are stacked (stria_limits()), and
+ *         blk_stack_limits() drops nowait when a member lacks it; @nowait
+ *         is not used
  * The queue's queuedata is @queuedata, as blk_mq_alloc_disk() sets it.
  */
 static inline void stria_bio_disk_features(struct queue_limits *lim)
@@ -121,6 +122,35 @@ static inline struct gendisk *stria_alloc_bio_disk(struct queue_limits *lim,
 #endif
 	return disk;
 }
+
+/*
+ * Cutting the front @sectors off @bio into a new bio from @bs:
+ *   5.14 to 6.12: bio_split() returns NULL when it cannot allocate
+ *   later:        it returns an ERR_PTR() (as md raid0 checks from 6.12)
+ * stria_bio_split() returns NULL for either.
+ */
+static inline struct bio *stria_bio_split(struct bio *bio, int sectors,
+					  gfp_t gfp, struct bio_set *bs)
+{
+	struct bio *split = bio_split(bio, sectors, gfp, bs);
+
+	return IS_ERR_OR_NULL(split) ? NULL : split;
+}
+
+/*
+ * A bio-based disk's polled bios (RAID0):
+ *   5.18: block_device_operations.poll_bio polls them
+ * STRIA_FOPS_POLL_BIO(fn) sets it in a block_device_operations where the
+ * kernel has it and stria polls (STRIA_POLL); without it a RAID0 array does
+ * not poll (stria_poll_member_queues()).
+ */
+#if defined(STRIA_HAVE_FOPS_POLL_BIO)
+#define STRIA_HAVE_POLL_BIO	1
+#define STRIA_FOPS_POLL_BIO(fn)	.poll_bio = (fn),
+#else
+#define STRIA_HAVE_POLL_BIO	0
+#define STRIA_FOPS_POLL_BIO(fn)
+#endif
 
 /*
  * Releasing a blk-mq disk after del_gendisk():
@@ -513,9 +543,7 @@ static inline int stria_update_zero_limits(struct request_queue *q,
  *          not supported, the array has no poll queues (STRIA_POLL 0)
  *   5.16:  the bio is REQ_POLLED and bio_poll(bio, iob, flags) polls the
  *          hardware queue its request went to (bio->bi_cookie);
- *          blk_mq_ops.poll(hctx, iob) (5.18: a bio-based disk's bios,
- *          RAID0's, through block_device_operations.poll_bio; stria polls
- *          from 5.18 on). A queue polls while it has
+ *          blk_mq_ops.poll(hctx, iob). A queue polls while it has
  *          QUEUE_FLAG_POLL, which blk-mq sets when the tag set has poll
  *          queues; a REQ_POLLED bio to a queue without it loses the flag
  *          and completes by interrupt

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stria I/O path: the blk-mq side of every level.
+ * stria I/O path: the blk-mq side of RAID5/6, and what every level shares
+ * (member errors, polling, freezes). RAID0 is bio-based: raid0.c.
  *
  * queue_rq() runs on the CPU that submitted the request, in the submitting
  * task. Submitting a clone to a member may sleep (the member may have to
@@ -9,7 +10,7 @@
  * still calls queue_rq() directly from the submitter; only queue runs
  * started from atomic context (e.g. a restart after a completion) go
  * through kblockd. The level
- * (raid0.c) maps it to one or more member ranges; for each, a clone bio
+ * (raid56.c) maps it to one or more member ranges; for each, a clone bio
  * sharing the request's pages is prepared from the array's bio_set without
  * sleeping. Only when all clones exist is the request started and the clones
  * submitted, so a failed allocation returns BLK_STS_RESOURCE with nothing in
@@ -914,6 +915,41 @@ bool stria_bio_poll_if(struct bio *bio, bool polled)
 }
 
 /**
+ * stria_bio_unpoll() - a bio of a bio-based array will not be polled
+ * @bio: the array's bio (RAID0), to be split or sent to a member that
+ *	cannot poll
+ *
+ * Its poller then waits for the interrupt. bio_clear_polled() also drops
+ * 6.1's bio cache, whose bios must be freed in process context: the bio
+ * now ends from the member's interrupt.
+ */
+void stria_bio_unpoll(struct bio *bio)
+{
+#if STRIA_POLL
+	if (bio->bi_opf & REQ_POLLED)
+		bio_clear_polled(bio);
+#endif
+}
+
+/**
+ * stria_clone_poll() - poll a bio-based array's clone as its bio, if it can be
+ * @clone: the clone, its member device set
+ * @bio: the array's bio (RAID0)
+ *
+ * Return: whether @clone is polled; when it is not, neither is @bio
+ * (stria_bio_unpoll()).
+ */
+bool stria_clone_poll(struct bio *clone, struct bio *bio)
+{
+#if STRIA_POLL
+	if (stria_bio_poll_if(clone, bio->bi_opf & REQ_POLLED))
+		return true;
+	stria_bio_unpoll(bio);
+#endif
+	return false;
+}
+
+/**
  * stria_bio_set_polled() - poll a member bio, or not
  * @bio: a bio for a member, its device set
  * @rq: the array request it serves, or NULL (a sync)
@@ -943,6 +979,10 @@ u32 stria_poll_member_queues(struct stria_array *a)
 {
 #if STRIA_POLL
 	u32 i;
+
+	/* a bio-based array polls through poll_bio, if the kernel has it */
+	if (stria_bio_based(a) && !STRIA_HAVE_POLL_BIO)
+		return 0;
 
 	for (i = 0; i < a->nr_members; i++) {
 		struct block_device *bdev = a->members[i].dev.bdev;
@@ -1083,8 +1123,9 @@ static void stria_freeze_report(struct stria_array *a, unsigned int secs)
 {
 	struct stria_freeze_report fr = { .a = a };
 
-	pr_warn("stria%d: a reconfiguration has waited %u s for the requests in flight to end\n",
-		a->index, secs);
+	pr_warn("stria%d: a reconfiguration has waited %u s for the %s in flight to end\n",
+		a->index, secs,
+		stria_bio_based(a) ? "member bios" : "requests");
 	/* a bio-based array has no requests to list */
 	if (!stria_bio_based(a)) {
 		blk_mq_tagset_busy_iter(&a->tag_set, stria_freeze_report_rq,
@@ -1261,11 +1302,11 @@ int stria_io_init(struct stria_array *a)
 	int ret;
 
 	/*
-	 * Every level allocates member bios that may sleep from queue_rq()
-	 * (RAID0: the parts of a request that crosses chunks), which can run
-	 * inside submit_bio() with bios parked on current->bio_list: the
-	 * rescuer keeps that from waiting on itself. RAID5/6 bios carry
-	 * stria's own pages, hence bvecs.
+	 * Every level allocates member bios that may sleep inside
+	 * submit_bio() (RAID0's submit_bio(), RAID5/6's queue_rq()) with
+	 * bios parked on current->bio_list: the rescuer keeps that from
+	 * waiting on itself. RAID5/6 bios carry stria's own pages, hence
+	 * bvecs.
 	 */
 	ret = bioset_init(&a->bioset, BIO_POOL_SIZE,
 			  offsetof(struct stria_clone, bio),

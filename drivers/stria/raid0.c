@@ -14,8 +14,11 @@
  * - A read or write that lies within one chunk, every 4K I/O and the
  *   common case, lives on one member at one place (stria_raid0_map() in
  *   geom.h): one clone goes there. A larger one is cut at the chunk
- *   boundaries (bio_split()), as md raid0 does.
- *   The member splits the clone to its own limits.
+ *   boundary (bio_split()), and the rest submitted again, as md raid0 and
+ *   dm do: a loop of splits inside submit_bio() would hold split bios on
+ *   current->bio_list that the bio_set's rescuer cannot free, and wait on
+ *   its pool for good under memory pressure. The member splits the clone
+ *   to its own limits.
  * - Discard, secure erase and write-zeroes may span many chunks: one bio
  *   per member covers that member's contiguous part of the range
  *   (stria_raid0_member_range()).
@@ -29,9 +32,11 @@
  * - Polled bios are cloned polled to members that poll, and polled by
  *   stria_poll_bio() (io.c).
  */
-#include <linux/blk-mq.h>
+#include <linux/bio.h>
+#include <linux/blkdev.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
+#include <trace/events/block.h>
 
 #include "stria.h"
 #include "trace.h"
@@ -77,9 +82,11 @@ static void stria_raid0_endio(struct bio *mbio)
 		if (bio_op(mbio) == REQ_OP_WRITE_ZEROES &&
 		    !bdev_write_zeroes_sectors(mbio->bi_bdev))
 			st = BLK_STS_NOTSUPP;
-		else
+		/* "would block" and "not supported" are the bio's, not the member's */
+		if (st != BLK_STS_AGAIN && st != BLK_STS_NOTSUPP) {
 			stria_member_io_error(m, st);
-		this_cpu_inc(a->stats->errors);
+			this_cpu_inc(a->stats->errors);
+		}
 		if (!bio->bi_status)
 			bio->bi_status = st;
 	}
@@ -106,21 +113,26 @@ static void stria_raid0_nomem(struct bio *bio)
 		bio_io_error(bio);
 }
 
-/* Send read or write @bio, within one chunk, to the member holding it. */
-static void stria_raid0_clone(struct stria_array *a, struct bio *bio)
+/*
+ * Send read or write @bio, within one chunk, to the member holding it.
+ * False when there was no memory for the clone (only for REQ_NOWAIT): @bio
+ * has ended.
+ */
+static bool stria_raid0_clone(struct stria_array *a, struct bio *bio)
 {
+	sector_t sector = bio->bi_iter.bi_sector;
 	struct stria_loc loc;
 	struct stria_clone *c;
 	struct stria_member *m;
 	struct bio *mbio;
 
-	stria_raid0_map(&a->geom, bio->bi_iter.bi_sector, &loc);
+	stria_raid0_map(&a->geom, sector, &loc);
 	m = &a->members[loc.member];
 	mbio = stria_bio_alloc_clone(m->dev.bdev, bio, stria_raid0_gfp(bio),
 				     &a->bioset);
 	if (unlikely(!mbio)) {
 		stria_raid0_nomem(bio);
-		return;
+		return false;
 	}
 	c = container_of(mbio, struct stria_clone, bio);
 	c->orig = bio;
@@ -130,22 +142,27 @@ static void stria_raid0_clone(struct stria_array *a, struct bio *bio)
 		c->start = bio_start_io_acct(bio);
 	mbio->bi_iter.bi_sector = a->data_offset + loc.sector;
 	mbio->bi_end_io = stria_raid0_endio;
-	if (stria_bio_poll_if(mbio, bio->bi_opf & REQ_POLLED))
+	/* polled as @bio where the member can poll; else neither is */
+	if (stria_clone_poll(mbio, bio))
 		WRITE_ONCE(bio->bi_cookie, 0);
-	trace_stria_map(a->index, (__force u32)bio_op(bio),
-			bio->bi_iter.bi_sector, bio_sectors(bio), loc.member,
+	trace_stria_map(a->index, (__force u32)bio_op(bio), sector,
+			bio_sectors(bio), loc.member,
 			a->data_offset + loc.sector);
+	trace_block_bio_remap(mbio, disk_devt(a->disk), sector);
 	stria_raid0_enter(a);
 	submit_bio_noacct(mbio);
+	return true;
 }
 
 /*
- * Send a bio without data (@nr_sectors 0: a flush) to member @m, ending into
- * @parent, which counts it (bio_inc_remaining()).
+ * Send a bio without data (@nr_sectors 0: a flush) for the array's @bio to
+ * member @m, ending into @parent, which counts it (bio_inc_remaining()). It
+ * is charged to @bio's cgroup, at @bio's priority, as a clone would be.
  */
-static bool stria_raid0_child(struct stria_array *a, struct bio *parent,
-			      struct stria_member *m, stria_opf_t opf,
-			      u64 sector, u64 nr_sectors, gfp_t gfp)
+static bool stria_raid0_child(struct stria_array *a, struct bio *bio,
+			      struct bio *parent, struct stria_member *m,
+			      stria_opf_t opf, u64 sector, u64 nr_sectors,
+			      gfp_t gfp)
 {
 	struct stria_clone *c;
 	struct bio *mbio;
@@ -153,6 +170,8 @@ static bool stria_raid0_child(struct stria_array *a, struct bio *parent,
 	mbio = stria_bio_alloc_bioset(m->dev.bdev, 0, opf, gfp, &a->bioset);
 	if (!mbio)
 		return false;
+	bio_clone_blkg_association(mbio, bio);
+	mbio->bi_ioprio = bio->bi_ioprio;
 	c = container_of(mbio, struct stria_clone, bio);
 	c->orig = parent;
 	c->member = m;
@@ -207,7 +226,8 @@ static void stria_raid0_rw(struct stria_array *a, struct bio *bio);
 
 /*
  * Not through submit_bio_noacct(): that would wait for a freeze to end,
- * which waits for the reference these bios hold.
+ * which waits for the reference these bios hold. Here, outside any
+ * submit_bio(), every member bio goes out as soon as it is made.
  */
 static void stria_raid0_deferred_work(struct work_struct *work)
 {
@@ -282,10 +302,13 @@ static void stria_raid0_fan_out(struct stria_array *a, struct bio *bio)
 			trace_stria_map(a->index, (__force u32)bio_op(bio), pos,
 					bio_sectors(bio), i, ms);
 		}
-		if (!stria_raid0_child(a, fan, m, opf, ms, len, gfp)) {
-			/* what was sent ends; the caller may try again */
-			fan->bi_status = bio->bi_opf & REQ_NOWAIT ?
-					 BLK_STS_AGAIN : BLK_STS_RESOURCE;
+		if (!stria_raid0_child(a, bio, fan, m, opf, ms, len, gfp)) {
+			/*
+			 * Only a REQ_NOWAIT bio's allocation fails: what was
+			 * sent ends, and the submitter sends it all again
+			 * without REQ_NOWAIT.
+			 */
+			fan->bi_status = BLK_STS_AGAIN;
 			break;
 		}
 	}
@@ -293,9 +316,11 @@ static void stria_raid0_fan_out(struct stria_array *a, struct bio *bio)
 }
 
 /*
- * A read or write: cut at the chunk boundaries, each part cloned to the
- * member holding it. Each part is sent as soon as it is made (the bio_sets
- * have rescuers, for the parts that wait on current->bio_list meanwhile).
+ * A read or write: cut at the chunk boundary, the first part cloned to the
+ * member holding it. Inside submit_bio() (current->bio_list set) the rest
+ * is submitted again, and comes back here once the clone has gone down;
+ * outside (the work item), where each clone goes down at once, the rest is
+ * cut and sent here.
  */
 static void stria_raid0_rw(struct stria_array *a, struct bio *bio)
 {
@@ -306,15 +331,24 @@ static void stria_raid0_rw(struct stria_array *a, struct bio *bio)
 	       (left = stria_geom_chunk_sectors_left(&a->geom,
 						     bio->bi_iter.bi_sector))) {
 		/* as the block layer's own splits: a split bio is not polled */
-		bio->bi_opf &= ~REQ_POLLED;
-		split = bio_split(bio, left, stria_raid0_gfp(bio),
-				  &a->r0->split_set);
+		stria_bio_unpoll(bio);
+		split = stria_bio_split(bio, left, stria_raid0_gfp(bio),
+					&a->r0->split_set);
 		if (unlikely(!split)) {
 			stria_raid0_nomem(bio);
 			return;
 		}
 		bio_chain(split, bio);
-		stria_raid0_clone(a, split);
+		trace_block_split(split, bio->bi_iter.bi_sector);
+		if (!stria_raid0_clone(a, split)) {
+			/* @split ended into @bio, which ends with it */
+			stria_raid0_nomem(bio);
+			return;
+		}
+		if (current->bio_list) {
+			submit_bio_noacct(bio);
+			return;
+		}
 	}
 	stria_raid0_clone(a, bio);
 }
@@ -349,7 +383,7 @@ static int stria_raid0_init(struct stria_array *a)
 	r0 = kzalloc_node(sizeof(*r0), GFP_KERNEL, a->node);
 	if (!r0)
 		return -ENOMEM;
-	ret = bioset_init(&r0->split_set, BIO_POOL_SIZE, 0, BIOSET_NEED_RESCUER);
+	ret = bioset_init(&r0->split_set, BIO_POOL_SIZE, 0, 0);
 	if (ret)
 		goto out_free;
 	r0->wq = alloc_workqueue("stria%d_flush", WQ_MEM_RECLAIM, 0, a->index);

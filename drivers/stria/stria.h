@@ -251,16 +251,20 @@ struct stria_sync {
  * @data_offset: start of the data area on every member, in sectors
  * @events: superblock event counter (written under @sb_lock)
  * @ctime: creation time, seconds since the epoch
- * @node: NUMA node of the tag set, queue and array memory
+ * @node: NUMA node of the array memory, and of the tag set and queues of a
+ *	blk-mq array
  * @stopping: set by stop under the disk's open_mutex; opens fail from then
  * @holder: identity used to claim the members exclusively
  * @disk: the array's gendisk
- * @tag_set: blk-mq tag set, one hardware queue per CPU by default, then
- *	@poll_queues poll queues (io.c)
- * @poll_queues: the tag set's poll queues (HCTX_TYPE_POLL); 0 when no
- *	member polled when the array started, or the kernel has no polled bios
+ * @tag_set: RAID5/6: blk-mq tag set, one hardware queue per CPU by default,
+ *	then @poll_queues poll queues (io.c); unused by a bio-based array
+ *	(RAID0)
+ * @poll_queues: RAID5/6: the tag set's poll queues (HCTX_TYPE_POLL); RAID0:
+ *	non-zero when the array polls its members. 0 when no member polled
+ *	when the array started, or the kernel cannot poll the array's I/O
  * @bioset: clones sent to members
  * @stats: per-CPU counters
+ * @r0: RAID0 state (raid0.c), NULL on RAID5/6
  * @r56: RAID5/6 state (raid56.c), NULL on RAID0
  * @wib: write-intent bitmap (bitmap.c), NULL when the array has none
  * @uevents: the uevents queued for user space (events.c)
@@ -571,6 +575,8 @@ unsigned int stria_array_freeze(struct stria_array *a);
 void stria_array_unfreeze(struct stria_array *a, unsigned int memflags);
 void stria_bio_set_polled(struct bio *bio, struct request *rq);
 bool stria_bio_poll_if(struct bio *bio, bool polled);
+void stria_bio_unpoll(struct bio *bio);
+bool stria_clone_poll(struct bio *clone, struct bio *bio);
 #if STRIA_POLL
 int stria_poll_bio(struct bio *bio, struct io_comp_batch *iob,
 		   unsigned int flags);

@@ -9,7 +9,8 @@
  *  2. create: check sizes and the geometry; assemble: read and check every
  *     superblock, and that they describe one complete, current array;
  *  3. pick the NUMA node (the members' majority unless the admin chose one)
- *     and allocate the array, its tag set, bio_set and queue there;
+ *     and allocate the array, its bio_set and queue (RAID5/6: and tag
+ *     set) there;
  *  4. write the superblocks (events + 1, state active);
  *  5. add the gendisk striaN and the holder/slave links.
  * Stopping is refused while striaN is open; otherwise the disk goes away,
@@ -63,12 +64,12 @@
 static unsigned int hw_queues;
 module_param(hw_queues, uint, 0444);
 MODULE_PARM_DESC(hw_queues,
-		 "Hardware queues per array for interrupt-driven I/O (count; 0 = one per CPU, the default); poll queues come on top when the members poll, as many as a member's");
+		 "Hardware queues per RAID5/6 array for interrupt-driven I/O (count; 0 = one per CPU, the default); poll queues come on top when the members poll, as many as a member's. RAID0 arrays have none: their I/O goes to the members' queues");
 
 static unsigned int queue_depth = 128;
 module_param(queue_depth, uint, 0444);
 MODULE_PARM_DESC(queue_depth,
-		 "Requests per hardware queue (count; 1..4096, default 128)");
+		 "Requests per hardware queue of a RAID5/6 array (count; 1..4096, default 128)");
 
 DEFINE_MUTEX(stria_arrays_lock);
 LIST_HEAD(stria_arrays);
@@ -91,6 +92,21 @@ static int stria_disk_open(stria_open_arg_t arg, stria_open_mode_t mode)
 static const struct block_device_operations stria_disk_fops = {
 	.owner	= THIS_MODULE,
 	.open	= stria_disk_open,
+};
+
+/* A bio-based array (RAID0): stria_level_ops.submit_bio maps every bio. */
+static void stria_submit_bio(struct bio *bio)
+{
+	struct stria_array *a = bio->bi_bdev->bd_disk->private_data;
+
+	a->ops->submit_bio(a, bio);
+}
+
+static const struct block_device_operations stria_bio_disk_fops = {
+	.owner		= THIS_MODULE,
+	.open		= stria_disk_open,
+	.submit_bio	= stria_submit_bio,
+	STRIA_FOPS_POLL_BIO(stria_poll_bio)
 };
 
 /* arrays stacked on arrays: how deep stria_disk_stacks_on() looks */
@@ -123,7 +139,7 @@ static int stria_stacks_on(struct gendisk *disk, struct stria_array *a,
 
 	if (disk == a->disk)
 		return 1;
-	if (disk->fops != &stria_disk_fops)
+	if (disk->fops != &stria_disk_fops && disk->fops != &stria_bio_disk_fops)
 		return 0;
 	if (depth >= STRIA_MAX_STACK)
 		return -ELOOP;
@@ -904,6 +920,9 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
 	u32 i;
 
 	blk_set_stacking_limits(lim);
+	/* before the members': those that lack nowait take it away */
+	if (stria_bio_based(a))
+		stria_bio_disk_features(lim);
 	for (i = 0; i < a->nr_members; i++)
 		if (a->members[i].dev.bdev)
 			blk_stack_limits(lim,
@@ -914,9 +933,10 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
 	lim->physical_block_size = max(lim->physical_block_size,
 				       lim->logical_block_size);
 	/*
-	 * One range per discard request: the levels map [pos, pos + sectors)
+	 * One range per discard request: RAID5/6 maps [pos, pos + sectors)
 	 * of a request, and a request of several discard ranges (which the
-	 * members' limit, NVMe's 256, would allow) is not one range.
+	 * members' limit, NVMe's 256, would allow) is not one range. (RAID0
+	 * maps bios, each one range, and has no requests to merge them in.)
 	 */
 	lim->max_discard_segments = 1;
 	if (a->ops->limits)
@@ -945,18 +965,40 @@ void stria_array_update_limits(struct stria_array *a)
 			a->index);
 }
 
-static int stria_add_disk(struct stria_array *a)
+/* Every member takes REQ_NOWAIT bios (for a bio-based array's queue). */
+static bool stria_members_nowait(struct stria_array *a)
+{
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++)
+		if (!a->members[i].dev.bdev ||
+		    !bdev_nowait(a->members[i].dev.bdev))
+			return false;
+	return true;
+}
+
+/*
+ * The array's disk: a bio-based one (RAID0) has no tag set and no
+ * hardware queues of its own, a blk-mq one (RAID5/6) has both.
+ */
+static struct gendisk *stria_alloc_disk(struct stria_array *a)
 {
 	struct blk_mq_tag_set *set = &a->tag_set;
 	struct queue_limits lim;
 	struct gendisk *disk;
 	int ret;
 
+	/* bio-based: not a count of queues, whether the members poll */
+	a->poll_queues = stria_poll_member_queues(a);
+	if (stria_bio_based(a)) {
+		stria_limits(a, &lim);
+		return stria_alloc_bio_disk(&lim, a->node, a,
+					    stria_members_nowait(a));
+	}
 	set->ops = &stria_mq_ops;
 	set->nr_hw_queues = hw_queues ? min(hw_queues, nr_cpu_ids) : nr_cpu_ids;
 	set->nr_maps = 1;
 	/* poll queues after the default ones (io.c: stria_map_poll()) */
-	a->poll_queues = stria_poll_member_queues(a);
 	if (a->poll_queues) {
 		set->nr_hw_queues += a->poll_queues;
 		set->nr_maps = HCTX_MAX_TYPES;
@@ -968,28 +1010,40 @@ static int stria_add_disk(struct stria_array *a)
 	set->driver_data = a;
 	ret = blk_mq_alloc_tag_set(set);
 	if (ret)
-		return ret;
+		return ERR_PTR(ret);
 
 	stria_limits(a, &lim);
 	disk = stria_alloc_disk_limits(set, &lim, a);
-	if (IS_ERR(disk)) {
-		ret = PTR_ERR(disk);
-		goto out_free_tag_set;
-	}
+	if (IS_ERR(disk))
+		blk_mq_free_tag_set(set);
+	return disk;
+}
+
+/* Free the array's tag set, if it has one (not a bio-based array). */
+static void stria_free_tag_set(struct stria_array *a)
+{
+	if (!stria_bio_based(a))
+		blk_mq_free_tag_set(&a->tag_set);
+}
+
+static int stria_add_disk(struct stria_array *a)
+{
+	struct gendisk *disk;
+
+	disk = stria_alloc_disk(a);
+	if (IS_ERR(disk))
+		return PTR_ERR(disk);
 	disk->major = stria_major;
 	disk->first_minor = a->index * STRIA_MINORS;
 	disk->minors = STRIA_MINORS;
-	disk->fops = &stria_disk_fops;
+	disk->fops = stria_bio_based(a) ? &stria_bio_disk_fops :
+					  &stria_disk_fops;
 	disk->private_data = a;
 	snprintf(disk->disk_name, DISK_NAME_LEN, "stria%d", a->index);
 	set_capacity(disk, stria_geom_array_sectors(&a->geom));
 	a->disk = disk;
 	stria_poll_update(a);
 	return 0;
-
-out_free_tag_set:
-	blk_mq_free_tag_set(set);
-	return ret;
 }
 
 /**
@@ -1224,7 +1278,7 @@ static int stria_array_build(struct stria_array *a)
 
 out_put_disk:
 	stria_put_disk(a->disk);
-	blk_mq_free_tag_set(&a->tag_set);
+	stria_free_tag_set(a);
 out_io_exit:
 	stria_io_exit(a);
 	return ret;
@@ -1422,7 +1476,7 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	trace_stria_array_stop(a->index, a->name);
 	pr_info("stria%d: array '%s' stopped\n", a->index, a->name);
 	stria_put_disk(a->disk);
-	blk_mq_free_tag_set(&a->tag_set);
+	stria_free_tag_set(a);
 	stria_io_exit(a);
 	stria_array_free(a);
 	return 0;

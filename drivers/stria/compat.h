@@ -75,6 +75,84 @@ static inline struct gendisk *stria_alloc_disk_limits(struct blk_mq_tag_set *set
 }
 
 /*
+ * Allocating a bio-based disk (RAID0) with its queue limits:
+ *   5.14: blk_alloc_disk(node); limits set on disk->queue; write cache,
+ *         I/O statistics and nowait (REQ_NOWAIT bios, which io_uring sends)
+ *         are queue flags, set here (nowait when every member has it)
+ *   6.9:  blk_alloc_disk(lim, node)
+ *   6.11: they are lim->features: stria_bio_disk_features() sets them
+ *         before the members' limits are stacked (stria_limits()), and
+ *         blk_stack_limits() drops nowait when a member lacks it; @nowait
+ *         is not used
+ * The queue's queuedata is @queuedata, as blk_mq_alloc_disk() sets it.
+ */
+static inline void stria_bio_disk_features(struct queue_limits *lim)
+{
+#if defined(STRIA_HAVE_BLK_FEAT_WRITE_CACHE)
+	lim->features |= BLK_FEAT_IO_STAT | BLK_FEAT_NOWAIT;
+#endif
+}
+
+static inline struct gendisk *stria_alloc_bio_disk(struct queue_limits *lim,
+						   int node, void *queuedata,
+						   bool nowait)
+{
+	struct gendisk *disk;
+
+#if defined(STRIA_HAVE_BLK_FEAT_WRITE_CACHE)
+	lim->features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
+#endif
+#if defined(STRIA_HAVE_BLK_MQ_ALLOC_DISK_LIMITS)
+	disk = blk_alloc_disk(lim, node);
+#else
+	disk = blk_alloc_disk(node);
+	if (disk)
+		disk->queue->limits = *lim;
+	else
+		disk = ERR_PTR(-ENOMEM);
+#endif
+	if (IS_ERR(disk))
+		return disk;
+	disk->queue->queuedata = queuedata;
+#if !defined(STRIA_HAVE_BLK_FEAT_WRITE_CACHE)
+	blk_queue_write_cache(disk->queue, true, true);
+	blk_queue_flag_set(QUEUE_FLAG_IO_STAT, disk->queue);
+	if (nowait)
+		blk_queue_flag_set(QUEUE_FLAG_NOWAIT, disk->queue);
+#endif
+	return disk;
+}
+
+/*
+ * Cutting the front @sectors off @bio into a new bio from @bs:
+ *   5.14 to 6.12: bio_split() returns NULL when it cannot allocate
+ *   later:        it returns an ERR_PTR() (as md raid0 checks from 6.12)
+ * stria_bio_split() returns NULL for either.
+ */
+static inline struct bio *stria_bio_split(struct bio *bio, int sectors,
+					  gfp_t gfp, struct bio_set *bs)
+{
+	struct bio *split = bio_split(bio, sectors, gfp, bs);
+
+	return IS_ERR_OR_NULL(split) ? NULL : split;
+}
+
+/*
+ * A bio-based disk's polled bios (RAID0):
+ *   5.18: block_device_operations.poll_bio polls them
+ * STRIA_FOPS_POLL_BIO(fn) sets it in a block_device_operations where the
+ * kernel has it and stria polls (STRIA_POLL); without it a RAID0 array does
+ * not poll (stria_poll_member_queues()).
+ */
+#if defined(STRIA_HAVE_FOPS_POLL_BIO)
+#define STRIA_HAVE_POLL_BIO	1
+#define STRIA_FOPS_POLL_BIO(fn)	.poll_bio = (fn),
+#else
+#define STRIA_HAVE_POLL_BIO	0
+#define STRIA_FOPS_POLL_BIO(fn)
+#endif
+
+/*
  * Releasing a blk-mq disk after del_gendisk():
  *   5.14: blk_cleanup_disk()
  *   6.0:  put_disk()
@@ -393,59 +471,6 @@ static inline void stria_plug_attach(struct blk_plug *plug)
 {
 	current->plug = plug;
 }
-
-/*
- * Sending a member a request cloned from an array request (as
- * request-based dm does, drivers/md/dm-rq.c):
- *   5.16: blk_insert_cloned_request(rq) (before: (q, rq))
- *   6.1:  a request's end_io returns enum rq_end_io_ret (RQ_END_IO_FREE:
- *         blk-mq frees the request); before, it returned nothing and freed
- *         the request itself
- * From 6.1 on STRIA_RQ_CLONE is 1 and stria_rq_clone_insert() issues
- * @clone to its queue, stria_rq_clone_done() (io.c) being called when it
- * completes; before, it is 0 and stria_rq_clone_insert() is never reached
- * (member I/O goes as bios).
- */
-void stria_rq_clone_done(struct request *clone, blk_status_t st);
-#if defined(STRIA_HAVE_RQ_END_IO_RET)
-#include <linux/blk-integrity.h>
-
-#define STRIA_RQ_CLONE	1
-
-/*
- * @bdev's disk has an integrity profile (metadata, with or without
- * protection information): the block layer gives each bio its buffer in
- * blk_mq_submit_bio(), which a request clone does not pass through.
- */
-static inline bool stria_bdev_has_integrity(struct block_device *bdev)
-{
-	return blk_get_integrity(bdev->bd_disk);
-}
-
-static inline enum rq_end_io_ret stria_rq_clone_end_io(struct request *clone,
-						       blk_status_t st)
-{
-	stria_rq_clone_done(clone, st);
-	return RQ_END_IO_FREE;
-}
-
-static inline blk_status_t stria_rq_clone_insert(struct request *clone)
-{
-	clone->end_io = stria_rq_clone_end_io;
-	return blk_insert_cloned_request(clone);
-}
-#else
-#define STRIA_RQ_CLONE	0
-static inline bool stria_bdev_has_integrity(struct block_device *bdev)
-{
-	return true;
-}
-
-static inline blk_status_t stria_rq_clone_insert(struct request *clone)
-{
-	return BLK_STS_NOTSUPP;
-}
-#endif
 
 /*
  * Setting up an hrtimer:

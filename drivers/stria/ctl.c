@@ -452,8 +452,11 @@ static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 	q->member_sectors = a->geom.member_sectors;
 	q->events = READ_ONCE(a->events);
 	q->nr_cpus = nr_cpu_ids;
-	/* the queues reads and writes map to; not the poll queues */
-	q->nr_hw_queues = qmap->nr_queues;
+	/*
+	 * The queues reads and writes map to; not the poll queues. None for
+	 * a bio-based array (RAID0), whose I/O goes to the members' queues.
+	 */
+	q->nr_hw_queues = stria_bio_based(a) ? 0 : qmap->nr_queues;
 	/* the member table changes under cfg_lock (spares, removal) */
 	mutex_lock(&a->cfg_lock);
 	stria_query_sync(a, q);
@@ -478,7 +481,8 @@ static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 	mutex_unlock(&a->cfg_lock);
 	if (ret)
 		return ret;
-	for (i = 0; ucpu && i < nr_cpu_ids && i < q->cpu_map_cap; i++)
+	for (i = 0; ucpu && q->nr_hw_queues && i < nr_cpu_ids &&
+	     i < q->cpu_map_cap; i++)
 		if (put_user(qmap->mq_map[i], ucpu + i))
 			return -EFAULT;
 	return 0;

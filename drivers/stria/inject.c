@@ -51,7 +51,7 @@ static const struct kernel_param_ops stria_delay_at_ops = {
 };
 module_param_cb(test_delay_at, &stria_delay_at_ops, &test_delay_at, 0644);
 MODULE_PARM_DESC(test_delay_at,
-		 "For tests only: sleep test_delay_ms at these spots, a mask: 1 = a RAID5/6 stripe operation just queued on a busy stripe, 2 = just merged into a parked one, 4 = just parked; 8 = the copy of a replace is over, before the replacement takes the role; 16 = queue_rq started a read or write and sent its member I/O, before it returns (default 0: never)");
+		 "For tests only: sleep test_delay_ms at these spots, a mask: 1 = a RAID5/6 stripe operation just queued on a busy stripe, 2 = just merged into a parked one, 4 = just parked; 8 = the copy of a replace is over, before the replacement takes the role; 16 = queue_rq (RAID5/6) started a read or write and sent its member I/O, before it returns (default 0: never)");
 module_param(test_delay_ms, uint, 0644);
 MODULE_PARM_DESC(test_delay_ms,
 		 "For tests only: how long test_delay_at sleeps (milliseconds; default 100)");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stria I/O path: the blk-mq side of every level.
+ * stria I/O path: the blk-mq side of RAID5/6, and what every level shares
+ * (member errors, polling, freezes). RAID0 is bio-based: raid0.c.
  *
  * queue_rq() runs on the CPU that submitted the request, in the submitting
  * task. Submitting a clone to a member may sleep (the member may have to
@@ -9,7 +10,7 @@
  * still calls queue_rq() directly from the submitter; only queue runs
  * started from atomic context (e.g. a restart after a completion) go
  * through kblockd. The level
- * (raid0.c) maps it to one or more member ranges; for each, a clone bio
+ * (raid56.c) maps it to one or more member ranges; for each, a clone bio
  * sharing the request's pages is prepared from the array's bio_set without
  * sleeping. Only when all clones exist is the request started and the clones
  * submitted, so a failed allocation returns BLK_STS_RESOURCE with nothing in
@@ -90,9 +91,6 @@ MODULE_PARM_DESC(read_error_decay_s,
  * @inline_clone: the clone of a request's first bio, so the common request
  *	(one bio, one member) allocates nothing; further clones come from the
  *	array's bio_set
- * @no_rq_clone: a request clone of this request could not be issued: it
- *	goes to its member as bios (kept across a requeue)
- * @rq_clone_member: the member its request clone went to
  */
 struct stria_cmd {
 	atomic_t pending;
@@ -108,8 +106,6 @@ struct stria_cmd {
 	bool write_held;
 	bool inline_used;
 	struct stria_clone inline_clone;
-	bool no_rq_clone;
-	struct stria_member *rq_clone_member;
 };
 
 /* Release a clone: bio_uninit() for the inline one, bio_put() otherwise. */
@@ -624,129 +620,6 @@ int stria_clone_prepare(struct stria_array *a, struct request *rq,
 	return 0;
 }
 
-/*
- * A RAID0 read or write of one bio that lies on one member (every 4K
- * request) goes there as a request cloned from the array's, as
- * request-based dm does (blk_insert_cloned_request()), not as a bio: the
- * member's bio path (the checks of submit_bio_noacct(), the bio split,
- * the plug and scheduler merge attempts, writeback throttling) is
- * skipped and the member request is issued at once. The member request
- * carries the PDU's inline clone of the bio, so nothing is allocated but
- * the member's request (blk_rq_prep_clone() would allocate a bio).
- *
- * Only to a blk-mq member without an I/O scheduler (a clone bypasses it),
- * and not for FUA, flush or polled requests, which need the member's flush
- * machinery or poll queues, nor for bios with an encryption context or
- * integrity data, which a request built here would not carry, nor to a
- * member with an integrity profile (metadata, protection information),
- * whose buffer the block layer builds for bios only, nor for a request
- * beyond the member's current size or segment limits (lowered since the
- * array stacked them: blk_insert_cloned_request() would log an error and
- * refuse it): those go as bios, as does a request of several bios and
- * one whose clone the member refused (@no_rq_clone).
- */
-static bool stria_rq_clone_ok(struct stria_array *a, struct request *rq,
-			      struct stria_member *m)
-{
-	struct request_queue *q = bdev_get_queue(m->dev.bdev);
-	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
-
-	return STRIA_RQ_CLONE && !a->r56 && !cmd->no_rq_clone &&
-	       queue_is_mq(q) && !READ_ONCE(q->elevator) &&
-	       !stria_bdev_has_integrity(m->dev.bdev) &&
-	       blk_rq_sectors(rq) <= queue_max_sectors(q) &&
-	       rq->nr_phys_segments <= queue_max_segments(q) &&
-	       rq->bio && rq->bio == rq->biotail &&
-	       !bio_has_crypt_ctx(rq->bio) &&
-	       !(rq->bio->bi_opf & REQ_INTEGRITY) &&
-	       !(rq->cmd_flags & (REQ_FUA | REQ_PREFLUSH | REQ_POLLED)) &&
-	       !(rq->rq_flags & RQF_FLUSH_SEQ);
-}
-
-/* The inline clone a request clone carried is done. */
-static void stria_rq_clone_bio_end(struct bio *bio)
-{
-	bio_uninit(bio);
-}
-
-/**
- * stria_rq_clone_done() - a request clone completed on its member
- * @clone: the member's request; blk-mq frees it
- * @st: its status
- *
- * Any context (the member's completion).
- */
-void stria_rq_clone_done(struct request *clone, blk_status_t st)
-{
-	struct request *rq = clone->end_io_data;
-	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
-
-	if (unlikely(st))
-		st = stria_member_failed_io(rq, cmd->rq_clone_member, st);
-	/* counted here: once issued, @rq may be gone by the time it returns */
-	stria_count_io(cmd->rq_clone_member->array, rq);
-	stria_rq_put(rq, st);
-}
-
-/*
- * Send @rq to @m at @base as a request clone (counted when it completes).
- * BLK_STS_NOTSUPP: nothing was tried and nothing started (no member
- * request or no memory now); BLK_STS_RESOURCE: @rq was started but the
- * member refused the clone, so blk-mq queues @rq again and it goes as
- * bios then.
- */
-static blk_status_t stria_rq_clone_issue(struct stria_array *a,
-					 struct request *rq,
-					 struct stria_member *m, u64 base)
-{
-	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
-	struct bio *bio = &cmd->inline_clone.bio;
-	struct blk_plug *plug = stria_plug_detach();
-	struct request *clone;
-	blk_status_t st = BLK_STS_NOTSUPP;
-
-	/* no plug: blk_mq_alloc_request() would fill its request cache */
-	/* no merging into it on the member, as dm-mpath's clones */
-	clone = blk_mq_alloc_request(bdev_get_queue(m->dev.bdev),
-				     rq->cmd_flags | REQ_NOMERGE,
-				     BLK_MQ_REQ_NOWAIT);
-	if (IS_ERR(clone))
-		goto out;
-	if (stria_bio_init_clone(m->dev.bdev, bio, rq->bio, GFP_NOWAIT))
-		goto out_free;
-	/* a request addresses the whole disk: no partition remap after this */
-	bio->bi_iter.bi_sector = base + get_start_sect(m->dev.bdev);
-	bio->bi_end_io = stria_rq_clone_bio_end;
-	/* as on the bio path (the request has no FUA: stria_rq_clone_ok()) */
-	stria_clone_flags(bio, rq);
-	/*
-	 * Not blk_rq_append_bio(), which walks the bio to count its
-	 * segments: blk_insert_cloned_request() counts them again for the
-	 * member's limits anyway.
-	 */
-	blk_rq_bio_prep(clone, bio, 1);
-	clone->__sector = bio->bi_iter.bi_sector;
-	clone->end_io_data = rq;
-	cmd->inline_used = true;
-	cmd->rq_clone_member = m;
-	trace_stria_map(a->index, (__force u32)req_op(rq), blk_rq_pos(rq),
-			blk_rq_sectors(rq), m->role, base);
-	stria_rq_start(rq, 1);
-	st = stria_rq_clone_insert(clone);
-	if (likely(st == BLK_STS_OK))
-		goto out;
-	bio_uninit(bio);
-	blk_mq_cleanup_rq(clone);
-	clone->bio = clone->biotail = NULL;
-	cmd->no_rq_clone = true;
-	st = BLK_STS_RESOURCE;
-out_free:
-	blk_mq_free_request(clone);
-out:
-	stria_plug_attach(plug);
-	return st;
-}
-
 /**
  * stria_rq_to_member() - send a whole request to one place on one member
  * @a: the array
@@ -755,12 +628,10 @@ out:
  * @base: where the request's first sector lives on @m (absolute)
  *
  * Every bio of @rq is cloned to @m (the first one in the PDU), the request
- * is counted and started, and the clones go out; or @rq goes as a request
- * clone (RAID0, stria_rq_clone_ok()).
+ * is counted and started, and the clones go out.
  *
- * Return: BLK_STS_OK, or BLK_STS_RESOURCE with nothing sent: @rq is not
- * started, or (a request clone the member refused) it was started and
- * goes as bios when blk-mq queues it again.
+ * Return: BLK_STS_OK, or BLK_STS_RESOURCE with nothing sent (@rq is not
+ * started).
  */
 blk_status_t stria_rq_to_member(struct stria_array *a, struct request *rq,
 				struct stria_member *m, u64 base)
@@ -768,12 +639,7 @@ blk_status_t stria_rq_to_member(struct stria_array *a, struct request *rq,
 	struct bio_list clones = BIO_EMPTY_LIST;
 	sector_t pos = blk_rq_pos(rq);
 	struct bio *bio;
-	blk_status_t st;
 
-	st = stria_rq_clone_ok(a, rq, m) ?
-	     stria_rq_clone_issue(a, rq, m, base) : BLK_STS_NOTSUPP;
-	if (st != BLK_STS_NOTSUPP)
-		return st;
 	__rq_for_each_bio(bio, rq) {
 		if (stria_clone_prepare(a, rq, m, bio,
 					base + (bio->bi_iter.bi_sector - pos),
@@ -990,9 +856,9 @@ static int stria_bdev_poll(struct block_device *bdev,
  * that goes away under us (hot removal) has a dying queue, which bio_poll()
  * of its own declines to poll.
  */
-static int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+static int stria_poll_members(struct stria_array *a,
+			      struct io_comp_batch *iob)
 {
-	struct stria_array *a = hctx->queue->queuedata;
 	int found = 0;
 	u32 i;
 
@@ -1002,7 +868,86 @@ static int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 		found += stria_bdev_poll(READ_ONCE(a->repl.dev.bdev), iob);
 	return found;
 }
+
+static int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+{
+	return stria_poll_members(hctx->queue->queuedata, iob);
+}
+
+/**
+ * stria_poll_bio() - block_device_operations.poll_bio of a bio-based array
+ * @bio: the polled bio (RAID0)
+ * @iob: the caller's completion batch
+ * @flags: BLK_POLL_*; one pass whatever they say, see above
+ *
+ * As stria_poll(): bio_poll() holds the array's queue meanwhile.
+ *
+ * Return: the member requests completed.
+ */
+int stria_poll_bio(struct bio *bio, struct io_comp_batch *iob,
+		   unsigned int flags)
+{
+	return stria_poll_members(bio->bi_bdev->bd_disk->private_data, iob);
+}
 #endif
+
+/**
+ * stria_bio_poll_if() - poll a member bio if asked and its member can
+ * @bio: a bio for a member, its device set
+ * @polled: it serves a polled request or bio
+ *
+ * Return: whether @bio is polled (REQ_POLLED) now; it completes by
+ * interrupt otherwise, whatever it inherited.
+ */
+bool stria_bio_poll_if(struct bio *bio, bool polled)
+{
+#if STRIA_POLL
+	if (polled &&
+	    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE) &&
+	    bio_sectors(bio) && !(bio->bi_opf & REQ_PREFLUSH) &&
+	    stria_bdev_polls(bio->bi_bdev)) {
+		bio->bi_opf |= REQ_POLLED;
+		return true;
+	}
+	bio->bi_opf &= ~REQ_POLLED;
+#endif
+	return false;
+}
+
+/**
+ * stria_bio_unpoll() - a bio of a bio-based array will not be polled
+ * @bio: the array's bio (RAID0), to be split or sent to a member that
+ *	cannot poll
+ *
+ * Its poller then waits for the interrupt. bio_clear_polled() also drops
+ * 6.1's bio cache, whose bios must be freed in process context: the bio
+ * now ends from the member's interrupt.
+ */
+void stria_bio_unpoll(struct bio *bio)
+{
+#if STRIA_POLL
+	if (bio->bi_opf & REQ_POLLED)
+		bio_clear_polled(bio);
+#endif
+}
+
+/**
+ * stria_clone_poll() - poll a bio-based array's clone as its bio, if it can be
+ * @clone: the clone, its member device set
+ * @bio: the array's bio (RAID0)
+ *
+ * Return: whether @clone is polled; when it is not, neither is @bio
+ * (stria_bio_unpoll()).
+ */
+bool stria_clone_poll(struct bio *clone, struct bio *bio)
+{
+#if STRIA_POLL
+	if (stria_bio_poll_if(clone, bio->bi_opf & REQ_POLLED))
+		return true;
+	stria_bio_unpoll(bio);
+#endif
+	return false;
+}
 
 /**
  * stria_bio_set_polled() - poll a member bio, or not
@@ -1015,15 +960,7 @@ static int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
  */
 void stria_bio_set_polled(struct bio *bio, struct request *rq)
 {
-#if STRIA_POLL
-	if (stria_rq_polled(rq) &&
-	    (bio_op(bio) == REQ_OP_READ || bio_op(bio) == REQ_OP_WRITE) &&
-	    bio_sectors(bio) && !(bio->bi_opf & REQ_PREFLUSH) &&
-	    stria_bdev_polls(bio->bi_bdev))
-		bio->bi_opf |= REQ_POLLED;
-	else
-		bio->bi_opf &= ~REQ_POLLED;
-#endif
+	stria_bio_poll_if(bio, stria_rq_polled(rq));
 }
 
 /**
@@ -1042,6 +979,10 @@ u32 stria_poll_member_queues(struct stria_array *a)
 {
 #if STRIA_POLL
 	u32 i;
+
+	/* a bio-based array polls through poll_bio, if the kernel has it */
+	if (stria_bio_based(a) && !STRIA_HAVE_POLL_BIO)
+		return 0;
 
 	for (i = 0; i < a->nr_members; i++) {
 		struct block_device *bdev = a->members[i].dev.bdev;
@@ -1182,11 +1123,17 @@ static void stria_freeze_report(struct stria_array *a, unsigned int secs)
 {
 	struct stria_freeze_report fr = { .a = a };
 
-	pr_warn("stria%d: a reconfiguration has waited %u s for the requests in flight to end\n",
-		a->index, secs);
-	blk_mq_tagset_busy_iter(&a->tag_set, stria_freeze_report_rq, &fr);
-	pr_warn("stria%d: %u requests in flight%s\n", a->index, fr.seen,
-		fr.seen > STRIA_FREEZE_REPORT_RQS ? " (the first ones logged)" : "");
+	pr_warn("stria%d: a reconfiguration has waited %u s for the %s in flight to end\n",
+		a->index, secs,
+		stria_bio_based(a) ? "member bios" : "requests");
+	/* a bio-based array has no requests to list */
+	if (!stria_bio_based(a)) {
+		blk_mq_tagset_busy_iter(&a->tag_set, stria_freeze_report_rq,
+					&fr);
+		pr_warn("stria%d: %u requests in flight%s\n", a->index,
+			fr.seen, fr.seen > STRIA_FREEZE_REPORT_RQS ?
+			" (the first ones logged)" : "");
+	}
 	if (a->ops->log_waits)
 		a->ops->log_waits(a);
 	stria_bitmap_log_waits(a);
@@ -1269,7 +1216,6 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 		cmd->wib_held = false;
 		atomic64_set(&cmd->skipped, 0);
 		cmd->write_held = false;
-		cmd->no_rq_clone = false;
 		rq->rq_flags |= RQF_DONTPREP;
 	}
 	if (req_op(rq) == REQ_OP_FLUSH)
@@ -1356,11 +1302,11 @@ int stria_io_init(struct stria_array *a)
 	int ret;
 
 	/*
-	 * Every level allocates member bios that may sleep from queue_rq()
-	 * (RAID0: the parts of a request that crosses chunks), which can run
-	 * inside submit_bio() with bios parked on current->bio_list: the
-	 * rescuer keeps that from waiting on itself. RAID5/6 bios carry
-	 * stria's own pages, hence bvecs.
+	 * Every level allocates member bios that may sleep inside
+	 * submit_bio() (RAID0's submit_bio(), RAID5/6's queue_rq()) with
+	 * bios parked on current->bio_list: the rescuer keeps that from
+	 * waiting on itself. RAID5/6 bios carry stria's own pages, hence
+	 * bvecs.
 	 */
 	ret = bioset_init(&a->bioset, BIO_POOL_SIZE,
 			  offsetof(struct stria_clone, bio),

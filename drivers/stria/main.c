@@ -19,13 +19,14 @@
  * Files:
  *  main.c        module init and exit, tracepoint definitions
  *  ctl.c         the control device: ioctl validation and copying
- *  array.c       array lifecycle: create, assemble, stop; tag set, limits
+ *  array.c       array lifecycle: create, assemble, stop; disk, limits
  *  members.c     fail on request, spares, add, remove, replace
  *  bitmap.c      the write-intent bitmap
  *  events.c      uevents and sysfs_notify() when an array's state changes
  *  inject.c      test-only delays that widen race windows
- *  io.c          blk-mq operations, clones, completion, CPU->queue map
- *  raid0.c       RAID0 request mapping (the level ops)
+ *  io.c          blk-mq operations (RAID5/6), clones, completion, CPU->queue
+ *                map, polling, freezes
+ *  raid0.c       RAID0: bio-based, each bio mapped in submit_bio()
  *  raid56.c      RAID5/6: stripe operations, stripe locks, merge, requests
  *  raid56_buf.c  RAID5/6: stripe buffers, parity computation, read plans
  *  superblock.c  superblock read, fill, write

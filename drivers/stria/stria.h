@@ -114,9 +114,12 @@ enum stria_sync_op {
  * struct stria_level_ops - what differs between RAID levels
  * @level: the RAID level
  * @name: "raid0", ...
- * @queue_rq: map and submit a read, write, discard or write-zeroes request
- *	(flushes are handled by io.c); returns BLK_STS_RESOURCE to be retried
- *	later when nothing was submitted
+ * @queue_rq: blk-mq levels (RAID5/6): map and submit a read, write, discard
+ *	or write-zeroes request (flushes are handled by io.c); returns
+ *	BLK_STS_RESOURCE to be retried later when nothing was submitted
+ * @submit_bio: bio-based levels (RAID0), instead of @queue_rq: map and
+ *	submit any bio of the array (flushes too), in the submitter's
+ *	submit_bio()
  * @init: optional; allocate the level's state once members and geometry are
  *	set, before the disk exists
  * @exit: optional; free it, with no I/O in flight
@@ -136,6 +139,7 @@ struct stria_level_ops {
 	u32 level;
 	const char *name;
 	blk_status_t (*queue_rq)(struct stria_array *a, struct request *rq);
+	void (*submit_bio)(struct stria_array *a, struct bio *bio);
 	int (*init)(struct stria_array *a);
 	void (*exit)(struct stria_array *a);
 	void (*limits)(struct stria_array *a, struct queue_limits *lim);
@@ -144,6 +148,7 @@ struct stria_level_ops {
 	void (*log_waits)(struct stria_array *a);
 };
 
+struct stria_raid0;
 struct stria_raid56;
 struct stria_wib;
 struct stria_events;
@@ -246,16 +251,20 @@ struct stria_sync {
  * @data_offset: start of the data area on every member, in sectors
  * @events: superblock event counter (written under @sb_lock)
  * @ctime: creation time, seconds since the epoch
- * @node: NUMA node of the tag set, queue and array memory
+ * @node: NUMA node of the array memory, and of the tag set and queues of a
+ *	blk-mq array
  * @stopping: set by stop under the disk's open_mutex; opens fail from then
  * @holder: identity used to claim the members exclusively
  * @disk: the array's gendisk
- * @tag_set: blk-mq tag set, one hardware queue per CPU by default, then
- *	@poll_queues poll queues (io.c)
- * @poll_queues: the tag set's poll queues (HCTX_TYPE_POLL); 0 when no
- *	member polled when the array started, or the kernel has no polled bios
+ * @tag_set: RAID5/6: blk-mq tag set, one hardware queue per CPU by default,
+ *	then @poll_queues poll queues (io.c); unused by a bio-based array
+ *	(RAID0)
+ * @poll_queues: RAID5/6: the tag set's poll queues (HCTX_TYPE_POLL); RAID0:
+ *	non-zero when the array polls its members. 0 when no member polled
+ *	when the array started, or the kernel cannot poll the array's I/O
  * @bioset: clones sent to members
  * @stats: per-CPU counters
+ * @r0: RAID0 state (raid0.c), NULL on RAID5/6
  * @r56: RAID5/6 state (raid56.c), NULL on RAID0
  * @wib: write-intent bitmap (bitmap.c), NULL when the array has none
  * @uevents: the uevents queued for user space (events.c)
@@ -314,6 +323,7 @@ struct stria_array {
 	u32 poll_queues;
 	struct bio_set bioset;
 	struct stria_stats __percpu *stats;
+	struct stria_raid0 *r0;
 	struct stria_raid56 *r56;
 	struct stria_wib *wib;
 	struct stria_events *uevents;
@@ -342,14 +352,22 @@ struct stria_array {
 };
 
 /**
- * struct stria_clone - a bio sent to a member on behalf of a request
- * @rq: the array request
+ * struct stria_clone - a bio sent to a member on behalf of a request or bio
+ * @rq: the array request (blk-mq levels)
+ * @orig: the bio it serves (bio-based RAID0), which it ends into
  * @member: the member it goes to
+ * @acct: RAID0: the I/O statistics of @orig end with it, started at @start
+ * @start: RAID0: what bio_start_io_acct() returned
  * @bio: the bio itself; must be last (bio_set front_pad)
  */
 struct stria_clone {
-	struct request *rq;
+	union {
+		struct request *rq;
+		struct bio *orig;
+	};
 	struct stria_member *member;
+	bool acct;
+	unsigned long start;
 	struct bio bio;
 };
 
@@ -427,6 +445,24 @@ static inline void stria_count_io(struct stria_array *a, struct request *rq)
 
 	this_cpu_inc(a->stats->ios[dir]);
 	this_cpu_add(a->stats->sectors[dir], blk_rq_sectors(rq));
+}
+
+/* Count a read or write bio of a bio-based array (RAID0), as above. */
+static inline void stria_count_bio(struct stria_array *a, struct bio *bio)
+{
+	unsigned int dir = op_is_write(bio_op(bio));
+
+	this_cpu_inc(a->stats->ios[dir]);
+	this_cpu_add(a->stats->sectors[dir], bio_sectors(bio));
+}
+
+/*
+ * A bio-based array (RAID0: submit_bio() remaps each bio) rather than a
+ * blk-mq one (RAID5/6: a request per I/O, queue_rq()).
+ */
+static inline bool stria_bio_based(const struct stria_array *a)
+{
+	return a->ops->submit_bio;
 }
 
 /* ctl.c */
@@ -538,6 +574,13 @@ void stria_rq_put(struct request *rq, blk_status_t st);
 unsigned int stria_array_freeze(struct stria_array *a);
 void stria_array_unfreeze(struct stria_array *a, unsigned int memflags);
 void stria_bio_set_polled(struct bio *bio, struct request *rq);
+bool stria_bio_poll_if(struct bio *bio, bool polled);
+void stria_bio_unpoll(struct bio *bio);
+bool stria_clone_poll(struct bio *clone, struct bio *bio);
+#if STRIA_POLL
+int stria_poll_bio(struct bio *bio, struct io_comp_batch *iob,
+		   unsigned int flags);
+#endif
 
 /* Is @rq polled: on one of the array's poll queues (REQ_POLLED)? */
 static inline bool stria_rq_polled(const struct request *rq)

@@ -183,8 +183,12 @@ static ssize_t memory_nodes_show(struct device *dev,
 	unsigned long i;
 	int len;
 
-	len = sysfs_emit(buf, "array %d\ntag_set %d\n", stria_addr_node(a),
-			 stria_addr_node(a->tag_set.tags));
+	len = sysfs_emit(buf, "array %d\n", stria_addr_node(a));
+	/* a bio-based array (RAID0) has no tag set, no hardware queues */
+	if (stria_bio_based(a))
+		return len;
+	len += sysfs_emit_at(buf, len, "tag_set %d\n",
+			     stria_addr_node(a->tag_set.tags));
 	queue_for_each_hw_ctx(a->disk->queue, hctx, i)
 		len += sysfs_emit_at(buf, len, "queue%lu %d %d\n", i,
 				     stria_addr_node(hctx),

@@ -690,7 +690,7 @@ int cmd_detail(struct ctx *c, int argc, char **argv)
 	out_sync(o, &q);
 	if (c->fmt != OUT_EXPORT) {
 		out_arr_begin(o, "cpu_to_queue");
-		for (i = 0; i < q.nr_cpus && i < cap; i++)
+		for (i = 0; q.nr_hw_queues && i < q.nr_cpus && i < cap; i++)
 			out_u64(o, NULL, cpu_map[i]);
 		out_arr_end(o);
 	}

@@ -242,11 +242,16 @@ void human_array(FILE *f, const struct stria_ioc_query *q,
 			      (unsigned long long)q->mismatch_cnt);
 	}
 	if (detail) {
-		if (q->numa_node == STRIA_NODE_AUTO)
-			field(f, "NUMA node", "any, %u hardware queues", q->nr_hw_queues);
+		if (q->nr_hw_queues)
+			snprintf(buf, sizeof(buf), "%u hardware queues",
+				 q->nr_hw_queues);
 		else
-			field(f, "NUMA node", "%u, %u hardware queues", q->numa_node,
-			      q->nr_hw_queues);
+			snprintf(buf, sizeof(buf),
+				 "no queues of its own (I/O goes to the members' queues)");
+		if (q->numa_node == STRIA_NODE_AUTO)
+			field(f, "NUMA node", "any, %s", buf);
+		else
+			field(f, "NUMA node", "%u, %s", q->numa_node, buf);
 		field(f, "Events", "%llu", (unsigned long long)q->events);
 	}
 	fputc('\n', f);
@@ -283,7 +288,7 @@ void human_array(FILE *f, const struct stria_ioc_query *q,
 		fprintf(f, "%6s  %s\n", i < q->nr_members ?
 			(snprintf(buf, sizeof(buf), "%u", m[i].role), buf) : "-", uuid);
 	}
-	if (cpu_map && q->nr_cpus) {
+	if (cpu_map && q->nr_cpus && q->nr_hw_queues) {
 		fputc('\n', f);
 		cpu_map_text(f, cpu_map, q->nr_cpus, width);
 	}

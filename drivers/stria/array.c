@@ -97,7 +97,7 @@ static const struct block_device_operations stria_disk_fops = {
 /* A bio-based array (RAID0): stria_level_ops.submit_bio maps every bio. */
 static void stria_submit_bio(struct bio *bio)
 {
-	struct stria_array *a = bio->bi_bdev->bd_disk->private_data;
+	struct stria_array *a = stria_bio_array(bio);
 
 	a->ops->submit_bio(a, bio);
 }

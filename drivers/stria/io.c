@@ -524,16 +524,8 @@ static void stria_clone_endio(struct bio *bio)
 	struct request *rq = c->rq;
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	struct stria_member *m = c->member;
-	blk_status_t st = bio->bi_status;
+	blk_status_t st = stria_member_bio_status(bio);
 
-	/*
-	 * A member that turned out to have no write-zeroes (SCSI's sd turns
-	 * WRITE SAME off and answers BLK_STS_TARGET) has not failed: the
-	 * caller is told "not supported" and writes zeroes itself.
-	 */
-	if (unlikely(st) && bio_op(bio) == REQ_OP_WRITE_ZEROES &&
-	    !bdev_write_zeroes_sectors(bio->bi_bdev))
-		st = BLK_STS_NOTSUPP;
 	if (unlikely(st) && m->array->r56 && !op_is_write(bio_op(bio))) {
 		if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN &&
 		    stria_member_in_sync(m) && stria_rq_owed(m->array, rq)) {
@@ -887,7 +879,7 @@ static int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 int stria_poll_bio(struct bio *bio, struct io_comp_batch *iob,
 		   unsigned int flags)
 {
-	return stria_poll_members(bio->bi_bdev->bd_disk->private_data, iob);
+	return stria_poll_members(stria_bio_array(bio), iob);
 }
 #endif
 

@@ -75,13 +75,9 @@ static void stria_raid0_endio(struct bio *mbio)
 	struct stria_array *a = m->array;
 	struct request_queue *q = a->disk->queue;
 	struct bio *bio = c->orig;
-	blk_status_t st = mbio->bi_status;
+	blk_status_t st = stria_member_bio_status(mbio);
 
 	if (unlikely(st)) {
-		/* as on the request path: see stria_clone_endio() */
-		if (bio_op(mbio) == REQ_OP_WRITE_ZEROES &&
-		    !bdev_write_zeroes_sectors(mbio->bi_bdev))
-			st = BLK_STS_NOTSUPP;
 		/* "would block" and "not supported" are the bio's, not the member's */
 		if (st != BLK_STS_AGAIN && st != BLK_STS_NOTSUPP) {
 			stria_member_io_error(m, st);
@@ -90,10 +86,11 @@ static void stria_raid0_endio(struct bio *mbio)
 		if (!bio->bi_status)
 			bio->bi_status = st;
 	}
-	if (c->acct) {
+	if (c->acct)
 		bio_end_io_acct(bio, c->start);
+	/* a clone of a read or write; flushes and discards count as they start */
+	if (bio_has_data(mbio))
 		stria_count_bio(a, bio);
-	}
 	bio_put(mbio);
 	bio_endio(bio);
 	percpu_ref_put(&q->q_usage_counter);
@@ -193,9 +190,9 @@ static bool stria_raid0_child(struct stria_array *a, struct bio *bio,
 static void stria_raid0_fan_end(struct bio *fan)
 {
 	struct stria_clone *c = container_of(fan, struct stria_clone, bio);
-	struct stria_array *a = c->member->array;
-	struct stria_raid0 *r0 = a->r0;
 	struct bio *bio = c->orig;
+	struct stria_array *a = stria_bio_array(bio);
+	struct stria_raid0 *r0 = a->r0;
 	blk_status_t st = fan->bi_status;
 	unsigned long flags;
 
@@ -240,7 +237,7 @@ static void stria_raid0_deferred_work(struct work_struct *work)
 	bio_list_init(&r0->deferred);
 	spin_unlock_irq(&r0->lock);
 	while ((bio = bio_list_pop(&bios))) {
-		struct stria_array *a = bio->bi_bdev->bd_disk->private_data;
+		struct stria_array *a = stria_bio_array(bio);
 		struct request_queue *q = a->disk->queue;
 
 		stria_raid0_rw(a, bio);
@@ -270,8 +267,7 @@ static void stria_raid0_fan_out(struct stria_array *a, struct bio *bio)
 	}
 	c = container_of(fan, struct stria_clone, bio);
 	c->orig = bio;
-	/* any member: the fan needs the array */
-	c->member = &a->members[0];
+	c->member = NULL;
 	c->acct = !flush && blk_queue_io_stat(a->disk->queue);
 	if (c->acct)
 		c->start = bio_start_io_acct(bio);

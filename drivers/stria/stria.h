@@ -355,7 +355,7 @@ struct stria_array {
  * struct stria_clone - a bio sent to a member on behalf of a request or bio
  * @rq: the array request (blk-mq levels)
  * @orig: the bio it serves (bio-based RAID0), which it ends into
- * @member: the member it goes to
+ * @member: the member it goes to (NULL for a RAID0 fan bio, raid0.c)
  * @acct: RAID0: the I/O statistics of @orig end with it, started at @start
  * @start: RAID0: what bio_start_io_acct() returned
  * @bio: the bio itself; must be last (bio_set front_pad)
@@ -454,6 +454,28 @@ static inline void stria_count_bio(struct stria_array *a, struct bio *bio)
 
 	this_cpu_inc(a->stats->ios[dir]);
 	this_cpu_add(a->stats->sectors[dir], bio_sectors(bio));
+}
+
+/* The array a bio sent to the array's disk belongs to. */
+static inline struct stria_array *stria_bio_array(const struct bio *bio)
+{
+	return bio->bi_bdev->bd_disk->private_data;
+}
+
+/*
+ * The status of a member bio that ended: a member that turned out to have
+ * no write-zeroes (SCSI's sd turns WRITE SAME off and answers
+ * BLK_STS_TARGET) has not failed: the caller is told "not supported" and
+ * writes zeroes itself.
+ */
+static inline blk_status_t stria_member_bio_status(struct bio *mbio)
+{
+	blk_status_t st = mbio->bi_status;
+
+	if (unlikely(st) && bio_op(mbio) == REQ_OP_WRITE_ZEROES &&
+	    !bdev_write_zeroes_sectors(mbio->bi_bdev))
+		return BLK_STS_NOTSUPP;
+	return st;
 }
 
 /*

@@ -4,6 +4,7 @@
 # selftests/tests/raid0/.lib.sh (striactl, wipe).
 
 M=(/dev/nullb0 /dev/nullb1 /dev/nullb2 /dev/nullb3)
+DM_NAME=bstripe	# the dm contender's name (dmsetup)
 
 # member_reads: read requests completed by the 4 members so far
 member_reads() {
@@ -44,9 +45,9 @@ setup() {
 			--level=1 --raid-devices=4 "${M[@]}" >&2 && echo /dev/md0 ;;
 	dm)
 		sz=$(blockdev --getsz "${M[0]}") || return 1
-		dmsetup --noudevsync create bstripe --table "0 $((sz * 4 / 128 * 128)) striped 4 128 \
-${M[0]} 0 ${M[1]} 0 ${M[2]} 0 ${M[3]} 0" >&2 && dmsetup mknodes bstripe >&2 &&
-			echo /dev/mapper/bstripe ;;
+		dmsetup --noudevsync create "$DM_NAME" --table "0 $((sz * 4 / 128 * 128)) striped 4 128 \
+${M[0]} 0 ${M[1]} 0 ${M[2]} 0 ${M[3]} 0" >&2 && dmsetup mknodes "$DM_NAME" >&2 &&
+			echo "/dev/mapper/$DM_NAME" ;;
 	*) echo "setup: unknown contender $1" >&2; return 1 ;;
 	esac
 }
@@ -74,7 +75,7 @@ teardown() {
 	case $1 in
 	stria*) striactl stop b && spread_writes on ;;
 	md*) mdadm --stop /dev/md0 >/dev/null && mdadm --zero-superblock "${M[@]}" ;;
-	dm) dmsetup --noudevsync remove bstripe ;;
+	dm) dmsetup --noudevsync remove "$DM_NAME" ;;
 	esac
 	wipe "${M[@]}"
 }
@@ -96,22 +97,24 @@ bench_tree() {
 # QD32 x 2 jobs, write is 1M at QD8 x 2 jobs, each job in its own half
 # (halves); write1 is one job of 1M writes at QD32 from the start, write1u
 # the same from 4K on (no write aligned to a chunk or a stripe); libaio,
-# O_DIRECT, RUNTIME s after 1 s of ramp
+# O_DIRECT, RUNTIME s after 1 s of ramp; $FIO_EXTRA adds options
 fio_job() {
 	local bs=4k qd=32 nj=2 rw=$3 extra=()
 	case $3 in
 	# each job writes its own half of the device (halves): with fio's
 	# default size the first job runs into the second's half, and two
 	# streams then write the same stripes, which is not a sequential write
-	# shellcheck disable=SC2207 # halves prints a list of options
-	write) bs=1M qd=8 extra=($(halves "$2")) ;;
+	write)
+		# shellcheck disable=SC2207 # halves prints a list of options
+		bs=1M qd=8 extra=($(halves "$2")) ;;
 	write1) bs=1M nj=1 rw=write ;;
 	write1u) bs=1M nj=1 rw=write extra=(--offset=4k) ;;
 	esac
+	# shellcheck disable=SC2086 # FIO_EXTRA is a list of options
 	fio --name=b --filename="$2" --rw="$rw" --bs=$bs --iodepth=$qd --numjobs=$nj \
 		--ioengine=libaio --direct=1 --gtod_reduce=1 --time_based --runtime="$4" \
 		--ramp_time=1 --group_reporting --norandommap --randrepeat=0 \
-		"${extra[@]}" --output-format=json --output="$1"
+		"${extra[@]}" ${FIO_EXTRA:-} --output-format=json --output="$1"
 }
 
 # bench_rounds MEASURE: the $ROUNDS rounds of the run begun by bench start

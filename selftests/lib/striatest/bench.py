@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import random
 import re
 import statistics
@@ -47,7 +48,8 @@ FIO = "fio"
 NAMES = {
     "raw": "raw members", "stria0": "stria RAID0", "stria5": "stria RAID5",
     "stria6": "stria RAID6", "md0": "md raid0", "md5": "md RAID5", "md6": "md RAID6",
-    "dm": "dm-stripe",
+    "dm": "dm-stripe", "dm_ctl1": "dm-stripe (control, 1)",
+    "dm_ctl2": "dm-stripe (control, 2)",
     "stria5_nospread": "stria RAID5, spread_writes=0",
     "stria6_nospread": "stria RAID6, spread_writes=0",
 }
@@ -147,11 +149,20 @@ def runs(out: Path) -> dict[tuple[str, str], dict[int, Measure]]:
     return res
 
 
-def member_reads(out: Path, contender: str, job: str) -> dict[int, int]:
+def _side_files(out: Path, contender: str, job: str, ext: str) -> dict[int, list[str]]:
+    """round -> the words of @contender's @job file with extension @ext
+    (what the benchmark counted beside fio during that run)."""
     res = {}
-    for f in (out / FIO).glob(f"{contender}-r*-{job}.member-reads"):
-        res[int(f.name.split("-r")[1].split("-")[0])] = int(f.read_text().split()[0])
+    pat = re.compile(rf"{re.escape(contender)}-r(\d+)-{re.escape(job)}\.{re.escape(ext)}")
+    for f in (out / FIO).glob(f"{contender}-r*-{job}.{ext}"):
+        m = pat.fullmatch(f.name)
+        if m:
+            res[int(m.group(1))] = f.read_text().split()
     return res
+
+
+def member_reads(out: Path, contender: str, job: str) -> dict[int, int]:
+    return {r: int(w[0]) for r, w in _side_files(out, contender, job, "member-reads").items()}
 
 
 def sweep(out: Path, contender: str, job: str) -> dict[str, float]:
@@ -184,6 +195,33 @@ def med_range(v: Sequence[float]) -> tuple[float, float, float]:
     return statistics.median(v), min(v), max(v)
 
 
+# the confidence of the interval given for a median of ratios, and the
+# fewest rounds that can give it
+CI_LEVEL = 0.95
+CI_MIN_ROUNDS = 6
+
+
+def median_ci(v: Sequence[float], level: float = CI_LEVEL) -> tuple[float, float] | None:
+    """A distribution-free confidence interval for the median of what
+    @v samples: the k-th lowest and k-th highest values, with the largest k
+    whose coverage, 1 - 2 P(Binomial(n, 1/2) < k), is at least @level
+    (the interval of the sign test; it assumes only that the values are
+    independent draws of one distribution). None when there are too few
+    values for @level (fewer than 6 for 95 %)."""
+    n = len(v)
+    ks = [k for k in range(1, (n + 1) // 2 + 1) if coverage(n, k) >= level]
+    if not ks:
+        return None
+    xs = sorted(v)
+    return xs[max(ks) - 1], xs[n - max(ks)]
+
+
+def coverage(n: int, k: int) -> float:
+    """The confidence of [k-th lowest, k-th highest] of @n independent
+    values as an interval for their distribution's median."""
+    return 1 - 2 * sum(math.comb(n, i) for i in range(k)) / 2.0 ** n
+
+
 def paired(a: dict[int, Measure], b: dict[int, Measure], job: str) -> list[float]:
     """The ratios a / b within each round both ran in."""
     return [value(a[r], job) / value(b[r], job) for r in sorted(a)
@@ -208,7 +246,36 @@ def ratio_cell(v: Sequence[float]) -> str:
     return f"{m:.2f} ({lo:.2f}-{hi:.2f})"
 
 
+CI_TEXT = (f"The {CI_LEVEL:.0%} confidence interval of a ratio's median is that of "
+           "the sign test (from the rounds' ratios ranked: the k-th lowest to the "
+           "k-th highest, k the largest that keeps the confidence; it assumes only "
+           "that the rounds are independent).")
+
+
+def ci_cell(v: Sequence[float]) -> str:
+    ci = median_ci(v)
+    return f"{ci[0]:.2f}-{ci[1]:.2f}" if ci else "--"
+
+
+def above_cell(v: Sequence[float]) -> str:
+    return f"{sum(1 for x in v if x > 1)} of {len(v)}"
+
+
 # --- the text a run reports (bench.txt) and its tables
+
+def ratio_table(rows: Sequence[tuple[str, Sequence[float]]],
+                title: str = "ratio within each round") -> list[str]:
+    """The table of ratios within each round: label and the ratio of
+    every round. With enough rounds for it (CI_MIN_ROUNDS), it also gives
+    the 95 % confidence interval of the median and how many rounds were
+    above 1."""
+    if not any(len(v) >= CI_MIN_ROUNDS for _, v in rows):
+        return table([title, "median (min-max)"],
+                     [[label, ratio_cell(v)] for label, v in rows])
+    return table([title, "median (min-max)",
+                  f"{CI_LEVEL:.0%} CI of the median", "rounds above 1"],
+                 [[label, ratio_cell(v), ci_cell(v), above_cell(v)] for label, v in rows])
+
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     """An RST simple table."""
@@ -250,10 +317,9 @@ def results_lines(out: Path) -> list[str]:
     lines = table(headers, rows)
     rat = ratios(run)
     if rat:
-        lines += ["", *table(["ratio within each round", "median (min-max)"],
-                             [[label, ratio_cell(paired(data.get((a, j), {}),
-                                                        data.get((b, j), {}), j))]
-                              for label, a, b, j in rat])]
+        lines += ["", *ratio_table([(label, paired(data.get((a, j), {}),
+                                                   data.get((b, j), {}), j))
+                                    for label, a, b, j in rat])]
     best = run.get("md_best") or {}
     if best:
         rows = []
@@ -291,6 +357,8 @@ def describe(run: dict[str, Any]) -> list[str]:
     lines.append("Each cell: the median of the rounds, the lowest and highest in "
                  "brackets; ratios: of the two contenders within each round, then "
                  "the median of the rounds.")
+    if int(run["rounds"]) >= CI_MIN_ROUNDS:
+        lines.append(CI_TEXT)
     return lines
 
 
@@ -366,6 +434,8 @@ def render_block(name: str, data: Path, data_shown: str) -> str:
     text += (" Each cell is the median of the rounds, with the lowest and highest "
              "round in brackets; each ratio is that of the two contenders within "
              "each round, then the median of the rounds, with the lowest and highest.")
+    if int(run["rounds"]) >= CI_MIN_ROUNDS:
+        text += " " + CI_TEXT
     lines = [textwrap.fill(text, width=76, break_long_words=False, break_on_hyphens=False),
              ""] + results_lines(data)
     return "\n".join(lines) + "\n"

@@ -204,6 +204,33 @@ def test_the_table_gives_the_median_with_min_and_max() -> None:
     assert "stripe_cache_size 4096, group_thread_cnt 2, skip_copy 0  225" in text
 
 
+# the sign test's interval for the median, from a table of it: for n
+# values, the k-th lowest and k-th highest with coverage >= 95 %
+@pytest.mark.parametrize("n, k", [(6, 1), (8, 1), (9, 2), (11, 2), (12, 3), (15, 4),
+                                  (17, 5), (20, 6)])
+def test_the_median_ci_is_the_sign_tests(n: int, k: int) -> None:
+    v = [float(x) for x in range(n, 0, -1)]  # unsorted on purpose
+    assert bench.median_ci(v) == (float(k), float(n + 1 - k))
+    assert bench.coverage(n, k) >= 0.95 > bench.coverage(n, k + 1)
+
+
+@pytest.mark.parametrize("n", range(0, 6))
+def test_too_few_rounds_give_no_ci(n: int) -> None:
+    assert bench.median_ci([1.0] * n) is None
+
+
+def test_the_ratio_table_has_a_ci_only_with_enough_rounds() -> None:
+    few = "\n".join(bench.ratio_table([("a / b", [0.9, 1.0, 1.1])]))
+    assert "CI of the median" not in few and "1.00 (0.90-1.10)" in few
+    v = [0.8, 0.9, 0.95, 1.02, 1.05, 1.1, 1.2, 1.3, 1.4]
+    many = "\n".join(bench.ratio_table([("a / b", v), ("c / d", [2.0, 3.0])]))
+    assert "95% CI of the median" in many and "rounds above 1" in many
+    rows = [line.split("  ") for line in many.splitlines()]
+    rows = [[c.strip() for c in r if c.strip()] for r in rows]
+    assert ["a / b", "1.05 (0.80-1.40)", "0.90-1.30", "6 of 9"] in rows
+    assert ["c / d", "2.50 (2.00-3.00)", "--", "2 of 2"] in rows
+
+
 def test_the_generated_block_states_command_seed_and_statistic() -> None:
     text = bench.render_block("raid56-nullb", FIXTURE, "fixtures/bench-run")
     prose = " ".join(text.split("\n\n")[0].split())
@@ -273,7 +300,7 @@ def test_performance_rst_shows_the_kept_runs() -> None:
 # --- the runner keeps a benchmark's output
 
 def test_the_benchmarks_keep_their_output(tmp_path: Path) -> None:
-    for name in ("raid0-nullb", "raid56-nullb"):
+    for name in ("raid0-nullb", "raid56-nullb", "raid0-vs-dm"):
         assert testfile.load(TOP / "selftests" / "bench" / name, TOP).keep_out
     t = tmp_path / "t"
     t.write_text("DESCRIPTION=x\n")

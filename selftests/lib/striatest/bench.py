@@ -222,10 +222,19 @@ def coverage(n: int, k: int) -> float:
     return 1 - 2 * sum(math.comb(n, i) for i in range(k)) / 2.0 ** n
 
 
-def paired(a: dict[int, Measure], b: dict[int, Measure], job: str) -> list[float]:
-    """The ratios a / b within each round both ran in."""
-    return [value(a[r], job) / value(b[r], job) for r in sorted(a)
-            if r in b and value(b[r], job)]
+def paired(a: dict[int, Measure], b: dict[int, Measure], job: str,
+           swapped_pairs: bool = False) -> list[float]:
+    """The ratios a / b within each round both ran in; with
+    @swapped_pairs, within each pair of rounds 2k-1 and 2k (the second
+    ran the first's order reversed): the geometric mean of their two
+    ratios, in which whatever favours the first-placed contender of a
+    round counts once for each side."""
+    per = {r: value(a[r], job) / value(b[r], job) for r in sorted(a)
+           if r in b and value(b[r], job)}
+    if not swapped_pairs:
+        return list(per.values())
+    return [math.sqrt(per[r] * per[r + 1]) for r in sorted(per)
+            if r % 2 == 1 and r + 1 in per]
 
 
 def _num(x: float) -> str:
@@ -246,10 +255,21 @@ def ratio_cell(v: Sequence[float]) -> str:
     return f"{m:.2f} ({lo:.2f}-{hi:.2f})"
 
 
+SWAP_TEXT = ("Each even round ran the order of the round before it reversed, and a "
+             "ratio is taken over each such pair of rounds: the geometric mean of "
+             "its two rounds' ratios, so that whatever favours the contender placed "
+             "first counts once for each side; the median and the confidence "
+             "interval are over those pairs.")
 CI_TEXT = (f"The {CI_LEVEL:.0%} confidence interval of a ratio's median is that of "
            "the sign test (from the rounds' ratios ranked: the k-th lowest to the "
            "k-th highest, k the largest that keeps the confidence; it assumes only "
            "that the rounds are independent).")
+
+
+def ratio_count(run: dict[str, Any]) -> int:
+    """How many ratios a complete run gives each pair of contenders."""
+    n = int(run["rounds"])
+    return n // 2 if run.get("swapped_pairs") else n
 
 
 def ci_cell(v: Sequence[float]) -> str:
@@ -267,13 +287,13 @@ def ratio_table(rows: Sequence[tuple[str, Sequence[float]]],
                 title: str = "ratio within each round") -> list[str]:
     """The table of ratios within each round: label and the ratio of
     every round. With enough rounds for it (CI_MIN_ROUNDS), it also gives
-    the 95 % confidence interval of the median and how many rounds were
+    the 95 % confidence interval of the median and how many ratios were
     above 1."""
     if not any(len(v) >= CI_MIN_ROUNDS for _, v in rows):
         return table([title, "median (min-max)"],
                      [[label, ratio_cell(v)] for label, v in rows])
     return table([title, "median (min-max)",
-                  f"{CI_LEVEL:.0%} CI of the median", "rounds above 1"],
+                  f"{CI_LEVEL:.0%} CI of the median", "above 1"],
                  [[label, ratio_cell(v), ci_cell(v), above_cell(v)] for label, v in rows])
 
 
@@ -317,9 +337,12 @@ def results_lines(out: Path) -> list[str]:
     lines = table(headers, rows)
     rat = ratios(run)
     if rat:
+        sp = bool(run.get("swapped_pairs"))
         lines += ["", *ratio_table([(label, paired(data.get((a, j), {}),
-                                                   data.get((b, j), {}), j))
-                                    for label, a, b, j in rat])]
+                                                   data.get((b, j), {}), j, sp))
+                                    for label, a, b, j in rat],
+                                   "ratio within each pair of rounds" if sp else
+                                   "ratio within each round")]
     best = run.get("md_best") or {}
     if best:
         rows = []
@@ -357,7 +380,9 @@ def describe(run: dict[str, Any]) -> list[str]:
     lines.append("Each cell: the median of the rounds, the lowest and highest in "
                  "brackets; ratios: of the two contenders within each round, then "
                  "the median of the rounds.")
-    if int(run["rounds"]) >= CI_MIN_ROUNDS:
+    if run.get("swapped_pairs"):
+        lines.append(SWAP_TEXT)
+    if ratio_count(run) >= CI_MIN_ROUNDS:
         lines.append(CI_TEXT)
     return lines
 
@@ -434,7 +459,9 @@ def render_block(name: str, data: Path, data_shown: str) -> str:
     text += (" Each cell is the median of the rounds, with the lowest and highest "
              "round in brackets; each ratio is that of the two contenders within "
              "each round, then the median of the rounds, with the lowest and highest.")
-    if int(run["rounds"]) >= CI_MIN_ROUNDS:
+    if run.get("swapped_pairs"):
+        text += " " + SWAP_TEXT
+    if ratio_count(run) >= CI_MIN_ROUNDS:
         text += " " + CI_TEXT
     lines = [textwrap.fill(text, width=76, break_long_words=False, break_on_hyphens=False),
              ""] + results_lines(data)
@@ -465,6 +492,7 @@ def _start(a: argparse.Namespace) -> int:
         "bench": a.bench, "describe": a.describe, "seed": seed, "rounds": a.rounds,
         "contenders": a.contenders.split(), "jobs": a.jobs.split(), "ratios": ratios_,
         "orders": {}, "md_best": {}, "sweep_runtime": a.sweep_runtime,
+        "swapped_pairs": a.swapped_pairs,
         "kernel": a.kernel, "tree": a.tree,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
     })
@@ -475,7 +503,10 @@ def _start(a: argparse.Namespace) -> int:
 def _order(a: argparse.Namespace) -> int:
     out = Path(a.out)
     run = read_run(out)
-    o = order(run["contenders"], int(run["seed"]), a.round)
+    if a.reverse_of:
+        o = list(reversed(run["orders"][str(a.reverse_of)]))
+    else:
+        o = order(run["contenders"], int(run["seed"]), a.round)
     run["orders"][str(a.round)] = o
     write_run(out, run)
     print(" ".join(o))
@@ -528,12 +559,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--jobs", required=True)
     p.add_argument("--ratios", default="", help="NUM:DEN:JOB ...")
     p.add_argument("--sweep-runtime", type=int, default=0)
+    p.add_argument("--swapped-pairs", action="store_true",
+                   help="every even round runs the order of the round before it reversed; "
+                   "a ratio is taken over each such pair of rounds")
     p.add_argument("--kernel", default="")
     p.add_argument("--tree", default="")
     p.set_defaults(fn=_start)
     p = sub.add_parser("order", help="print (and record) the order of round ROUND")
     p.add_argument("out")
     p.add_argument("round", type=int)
+    p.add_argument("--reverse-of", type=int, default=0,
+                   help="the order of that (earlier) round, reversed")
     p.set_defaults(fn=_order)
     p = sub.add_parser("best-md", help="print (and record) the best swept md setting")
     p.add_argument("out")

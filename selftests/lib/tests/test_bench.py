@@ -224,11 +224,33 @@ def test_the_ratio_table_has_a_ci_only_with_enough_rounds() -> None:
     assert "CI of the median" not in few and "1.00 (0.90-1.10)" in few
     v = [0.8, 0.9, 0.95, 1.02, 1.05, 1.1, 1.2, 1.3, 1.4]
     many = "\n".join(bench.ratio_table([("a / b", v), ("c / d", [2.0, 3.0])]))
-    assert "95% CI of the median" in many and "rounds above 1" in many
+    assert "95% CI of the median" in many and "above 1" in many
     rows = [line.split("  ") for line in many.splitlines()]
     rows = [[c.strip() for c in r if c.strip()] for r in rows]
     assert ["a / b", "1.05 (0.80-1.40)", "0.90-1.30", "6 of 9"] in rows
     assert ["c / d", "2.50 (2.00-3.00)", "--", "2 of 2"] in rows
+
+
+def test_swapped_pairs_of_rounds_give_one_ratio_each() -> None:
+    a = {r: bench.Measure(v, 0.0) for r, v in {1: 110.0, 2: 90.0, 3: 100.0, 4: 100.0,
+                                                5: 120.0}.items()}
+    b = {r: bench.Measure(100.0, 0.0) for r in range(1, 6)}
+    assert bench.paired(a, b, "randread") == [1.1, 0.9, 1.0, 1.0, 1.2]
+    # round 5 has no partner: left out
+    got = bench.paired(a, b, "randread", swapped_pairs=True)
+    assert got == pytest.approx([(1.1 * 0.9) ** 0.5, 1.0])
+
+
+def test_a_reversed_round_records_the_order_it_ran(tmp_path: Path) -> None:
+    assert bench.main(["start", str(tmp_path), "--bench", "b", "--rounds", "2",
+                       "--contenders", "a b c d", "--jobs", "randread",
+                       "--swapped-pairs", "--seed", "5"]) == 0
+    assert bench.main(["order", str(tmp_path), "1"]) == 0
+    assert bench.main(["order", str(tmp_path), "2", "--reverse-of", "1"]) == 0
+    run = bench.read_run(tmp_path)
+    assert run["swapped_pairs"] is True
+    assert run["orders"]["2"] == list(reversed(run["orders"]["1"]))
+    assert "reversed" in "\n".join(bench.describe(run))
 
 
 def test_the_generated_block_states_command_seed_and_statistic() -> None:

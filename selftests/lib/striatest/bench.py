@@ -255,15 +255,15 @@ def ratio_cell(v: Sequence[float]) -> str:
     return f"{m:.2f} ({lo:.2f}-{hi:.2f})"
 
 
-SWAP_TEXT = ("Each even round ran the order of the round before it reversed, and a "
-             "ratio is taken over each such pair of rounds: the geometric mean of "
-             "its two rounds' ratios, so that whatever favours the contender placed "
-             "first counts once for each side; the median and the confidence "
-             "interval are over those pairs.")
+SWAP_TEXT = ("Each even round ran the order of the round before it reversed, and "
+             "each ratio is taken over each such pair of rounds, as the geometric "
+             "mean of its two rounds' ratios of the two contenders (so that whatever "
+             "favours the contender placed first counts once for each side), then "
+             "the median of the pairs")
 CI_TEXT = (f"The {CI_LEVEL:.0%} confidence interval of a ratio's median is that of "
-           "the sign test (from the rounds' ratios ranked: the k-th lowest to the "
-           "k-th highest, k the largest that keeps the confidence; it assumes only "
-           "that the rounds are independent).")
+           "the sign test (from the ratios ranked: the k-th lowest to the k-th "
+           "highest, k the largest that keeps the confidence; it assumes only that "
+           "the ratios are independent).")
 
 
 def ratio_count(run: dict[str, Any]) -> int:
@@ -377,11 +377,13 @@ def describe(run: dict[str, Any]) -> list[str]:
         lines.append("md's settings were swept before the rounds (each for "
                      f"{run.get('sweep_runtime', '?')} s a job); each md job ran its "
                      "rounds with the best.")
-    lines.append("Each cell: the median of the rounds, the lowest and highest in "
-                 "brackets; ratios: of the two contenders within each round, then "
-                 "the median of the rounds.")
     if run.get("swapped_pairs"):
-        lines.append(SWAP_TEXT)
+        lines.append("Each cell: the median of the rounds, the lowest and highest in "
+                     "brackets. " + SWAP_TEXT + ".")
+    else:
+        lines.append("Each cell: the median of the rounds, the lowest and highest in "
+                     "brackets; ratios: of the two contenders within each round, then "
+                     "the median of the rounds.")
     if ratio_count(run) >= CI_MIN_ROUNDS:
         lines.append(CI_TEXT)
     return lines
@@ -457,10 +459,12 @@ def render_block(name: str, data: Path, data_shown: str) -> str:
                  f"{run.get('sweep_runtime', '?')} s a job, and each md job ran its "
                  "rounds with the setting that did best for it (last table).")
     text += (" Each cell is the median of the rounds, with the lowest and highest "
-             "round in brackets; each ratio is that of the two contenders within "
-             "each round, then the median of the rounds, with the lowest and highest.")
+             "round in brackets; ")
     if run.get("swapped_pairs"):
-        text += " " + SWAP_TEXT
+        text += SWAP_TEXT[0].lower() + SWAP_TEXT[1:] + " (with the lowest and highest)."
+    else:
+        text += ("each ratio is that of the two contenders within each round, then "
+                 "the median of the rounds, with the lowest and highest.")
     if ratio_count(run) >= CI_MIN_ROUNDS:
         text += " " + CI_TEXT
     lines = [textwrap.fill(text, width=76, break_long_words=False, break_on_hyphens=False),
@@ -523,6 +527,31 @@ def _best_md(a: argparse.Namespace) -> int:
     return 0
 
 
+def placement(out: Path) -> list[str]:
+    """For each ratio a / b of the run in @out: its median over the rounds
+    where a ran before b in the round's order (so, in raid0-vs-dm, was
+    placed first: on nullb0-3 and started first) and over those where b
+    did; what placement alone does shows in the control's."""
+    run = read_run(out)
+    data = runs(out)
+    lines = []
+    for label, a, b, j in ratios(run):
+        first: dict[bool, list[float]] = {True: [], False: []}
+        for r, o in (run.get("orders") or {}).items():
+            ra, rb = data.get((a, j), {}).get(int(r)), data.get((b, j), {}).get(int(r))
+            if a in o and b in o and ra and rb and value(rb, j):
+                first[o.index(a) < o.index(b)].append(value(ra, j) / value(rb, j))
+        lines.append(f"{label}: {NAMES.get(a, a)} first: {ratio_cell(first[True])} "
+                     f"in {len(first[True])} rounds; {NAMES.get(b, b)} first: "
+                     f"{ratio_cell(first[False])} in {len(first[False])} rounds")
+    return lines
+
+
+def _placement(a: argparse.Namespace) -> int:
+    print("\n".join(placement(Path(a.out))))
+    return 0
+
+
 def _summary(a: argparse.Namespace) -> int:
     sys.stdout.write(summary(Path(a.out)))
     return 0
@@ -579,6 +608,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("summary", help="the run's tables, as text")
     p.add_argument("out")
     p.set_defaults(fn=_summary)
+    p = sub.add_parser("placement", help="each ratio's median by which contender ran first")
+    p.add_argument("out")
+    p.set_defaults(fn=_placement)
     p = sub.add_parser("complete", help="exit 1 when a contender x round x job is missing")
     p.add_argument("out")
     p.set_defaults(fn=_complete)

@@ -253,6 +253,22 @@ def test_a_reversed_round_records_the_order_it_ran(tmp_path: Path) -> None:
     assert "reversed" in "\n".join(bench.describe(run))
 
 
+def test_placement_splits_the_rounds_by_who_ran_first(tmp_path: Path) -> None:
+    assert bench.main(["start", str(tmp_path), "--bench", "b", "--rounds", "2",
+                       "--contenders", "x y", "--jobs", "randread", "--seed", "1",
+                       "--ratios", "x:y:randread"]) == 0
+    run = bench.read_run(tmp_path)
+    run["orders"] = {"1": ["x", "y"], "2": ["y", "x"], "3": ["x", "y"]}
+    bench.write_run(tmp_path, run)
+    for r, (x, y) in {1: (110, 100), 2: (90, 100), 3: (120, 100)}.items():
+        for c, v in (("x", x), ("y", y)):
+            bench.run_file(tmp_path, c, r, "randread").write_text(json.dumps(
+                {"jobs": [{"read": {"iops": v, "bw_bytes": 0}}]}))
+    assert bench.placement(tmp_path) == [
+        "x / y, 4K randread: x first: 1.15 (1.10-1.20) in 2 rounds; "
+        "y first: 0.90 (0.90-0.90) in 1 rounds"]
+
+
 def test_the_generated_block_states_command_seed_and_statistic() -> None:
     text = bench.render_block("raid56-nullb", FIXTURE, "fixtures/bench-run")
     prose = " ".join(text.split("\n\n")[0].split())

@@ -200,8 +200,19 @@ host_profile_begin() {
 }
 
 host_profile_end() {
+	host_profile_stop "$1" && host_profile_report "$@"
+}
+
+# host_profile_stop NAME / host_profile_report NAME [IOS [TOP]]: the two
+# halves of host_profile_end, for a test that must work out IOS (parse
+# fio's output, say) after the window has closed, so that the work of
+# doing so is not counted in it
+host_profile_stop() {
+	host_cmd profile end "$1" >/dev/null
+}
+
+host_profile_report() {
 	local name=$1 ios=${2:-0} top=${3:-40}
-	host_cmd profile end "$name" >/dev/null || return 1
 	# modules come and go between profiles: their symbols as of now
 	cat /proc/kallsyms >"$STRIA_OUT/$name.kallsyms"
 	"$STRIA_TOP/selftests/tools/stria-profile" --ios "$ios" --top "$top" "$STRIA_OUT/$name" \

@@ -70,13 +70,14 @@ md_tune() {
 		echo "$skip" >/sys/block/md0/md/skip_copy
 }
 
-# teardown CONTENDER: take it down and wipe the members
+# teardown CONTENDER: take it down and wipe the members (fails when it
+# cannot be taken down)
 teardown() {
 	case $1 in
 	stria*) striactl stop b && spread_writes on ;;
 	md*) mdadm --stop /dev/md0 >/dev/null && mdadm --zero-superblock "${M[@]}" ;;
 	dm) dmsetup --noudevsync remove "$DM_NAME" ;;
-	esac
+	esac || return 1
 	wipe "${M[@]}"
 }
 
@@ -97,7 +98,7 @@ bench_tree() {
 # QD32 x 2 jobs, write is 1M at QD8 x 2 jobs, each job in its own half
 # (halves); write1 is one job of 1M writes at QD32 from the start, write1u
 # the same from 4K on (no write aligned to a chunk or a stripe); libaio,
-# O_DIRECT, RUNTIME s after 1 s of ramp; $FIO_EXTRA adds options
+# O_DIRECT, RUNTIME s after 1 s of ramp
 fio_job() {
 	local bs=4k qd=32 nj=2 rw=$3 extra=()
 	case $3 in
@@ -110,11 +111,10 @@ fio_job() {
 	write1) bs=1M nj=1 rw=write ;;
 	write1u) bs=1M nj=1 rw=write extra=(--offset=4k) ;;
 	esac
-	# shellcheck disable=SC2086 # FIO_EXTRA is a list of options
 	fio --name=b --filename="$2" --rw="$rw" --bs=$bs --iodepth=$qd --numjobs=$nj \
 		--ioengine=libaio --direct=1 --gtod_reduce=1 --time_based --runtime="$4" \
 		--ramp_time=1 --group_reporting --norandommap --randrepeat=0 \
-		"${extra[@]}" ${FIO_EXTRA:-} --output-format=json --output="$1"
+		"${extra[@]}" --output-format=json --output="$1"
 }
 
 # bench_rounds MEASURE: the $ROUNDS rounds of the run begun by bench start

@@ -224,13 +224,13 @@ def coverage(n: int, k: int) -> float:
 
 def paired(a: dict[int, Measure], b: dict[int, Measure], job: str,
            swapped_pairs: bool = False) -> list[float]:
-    """The ratios a / b within each round both ran in; with
+    """The ratios a / b within each round both ran in (and did I/O); with
     @swapped_pairs, within each pair of rounds 2k-1 and 2k (the second
     ran the first's order reversed): the geometric mean of their two
     ratios, in which whatever favours the first-placed contender of a
     round counts once for each side."""
     per = {r: value(a[r], job) / value(b[r], job) for r in sorted(a)
-           if r in b and value(b[r], job)}
+           if r in b and value(a[r], job) and value(b[r], job)}
     if not swapped_pairs:
         return list(per.values())
     return [math.sqrt(per[r] * per[r + 1]) for r in sorted(per)
@@ -264,6 +264,18 @@ CI_TEXT = (f"The {CI_LEVEL:.0%} confidence interval of a ratio's median is that 
            "the sign test (from the ratios ranked: the k-th lowest to the k-th "
            "highest, k the largest that keeps the confidence; it assumes only that "
            "the ratios are independent).")
+
+
+def ci_coverage_text(n: int) -> str:
+    """What confidence the interval of @n ratios has exactly (the order
+    statistics give steps, so at least CI_LEVEL)."""
+    ks = [k for k in range(1, (n + 1) // 2 + 1) if coverage(n, k) >= CI_LEVEL]
+    if not ks:
+        return ""
+    k = max(ks)
+    nth = "" if k == 1 else {2: "2nd ", 3: "3rd "}.get(k, f"{k}th ")
+    return (f"With {n} ratios the interval runs from the {nth}lowest to the "
+            f"{nth}highest, a confidence of {coverage(n, k):.1%}.")
 
 
 def ratio_count(run: dict[str, Any]) -> int:
@@ -367,9 +379,11 @@ def describe(run: dict[str, Any]) -> list[str]:
     lines = [
         f"Run of {run.get('date', '?')}, tree {run.get('tree') or 'unknown'}, kernel "
         f"{run.get('kernel', '?')}: {run.get('describe', '')}",
-        f"{run['rounds']} round{'s' if int(run['rounds']) != 1 else ''}; in each round "
-        "the contenders ran in an order "
-        f"shuffled with seed {run['seed']} (STRIA_BENCH_SEED={run['seed']} repeats it):",
+        f"{run['rounds']} round{'s' if int(run['rounds']) != 1 else ''}; in each "
+        f"{'odd ' if run.get('swapped_pairs') else ''}round the contenders ran in an "
+        f"order shuffled with seed {run['seed']} (STRIA_BENCH_SEED={run['seed']} "
+        "repeats it)" + (", in each even round in that of the round before, reversed"
+                         if run.get("swapped_pairs") else "") + ":",
     ]
     lines += [f"  round {r}: {' '.join(orders[r])}"
               for r in sorted(orders, key=int)]
@@ -385,7 +399,7 @@ def describe(run: dict[str, Any]) -> list[str]:
                      "brackets; ratios: of the two contenders within each round, then "
                      "the median of the rounds.")
     if ratio_count(run) >= CI_MIN_ROUNDS:
-        lines.append(CI_TEXT)
+        lines.append(CI_TEXT + " " + ci_coverage_text(ratio_count(run)))
     return lines
 
 
@@ -450,8 +464,12 @@ def render_block(name: str, data: Path, data_shown: str) -> str:
             f"{run.get('tree') or 'unknown'}, kernel {run.get('kernel', '?')}: "
             f"{run.get('describe', '')}. {run['rounds']} "
             f"round{'s' if int(run['rounds']) != 1 else ''}, each running every "
-            f"contender once in an order shuffled with seed {run['seed']} "
-            f"(``STRIA_BENCH_SEED={run['seed']}`` repeats it): "
+            "contender once, "
+            f"{'each odd round ' if run.get('swapped_pairs') else ''}in an order "
+            f"shuffled with seed {run['seed']} "
+            f"(``STRIA_BENCH_SEED={run['seed']}`` repeats it)"
+            + (", each even round in that of the round before, reversed"
+               if run.get("swapped_pairs") else "") + ": "
             + "; ".join(f"round {r}: {', '.join(orders[r])}"
                         for r in sorted(orders, key=int)) + ".")
     if run.get("md_best"):
@@ -466,7 +484,7 @@ def render_block(name: str, data: Path, data_shown: str) -> str:
         text += ("each ratio is that of the two contenders within each round, then "
                  "the median of the rounds, with the lowest and highest.")
     if ratio_count(run) >= CI_MIN_ROUNDS:
-        text += " " + CI_TEXT
+        text += " " + CI_TEXT + " " + ci_coverage_text(ratio_count(run))
     lines = [textwrap.fill(text, width=76, break_long_words=False, break_on_hyphens=False),
              ""] + results_lines(data)
     return "\n".join(lines) + "\n"
@@ -530,7 +548,7 @@ def _best_md(a: argparse.Namespace) -> int:
 def placement(out: Path) -> list[str]:
     """For each ratio a / b of the run in @out: its median over the rounds
     where a ran before b in the round's order (so, in raid0-vs-dm, was
-    placed first: on nullb0-3 and started first) and over those where b
+    placed first: on nullb0-3, set up and named first) and over those where b
     did; what placement alone does shows in the control's."""
     run = read_run(out)
     data = runs(out)
@@ -545,6 +563,26 @@ def placement(out: Path) -> list[str]:
                      f"in {len(first[True])} rounds; {NAMES.get(b, b)} first: "
                      f"{ratio_cell(first[False])} in {len(first[False])} rounds")
     return lines
+
+
+def split(combined: Path, outs: Sequence[Path]) -> None:
+    """Write fio's JSON output @combined of a run of several jobs (without
+    group_reporting), one file of @outs for each of its jobs in order,
+    each as fio would have written it for that job alone."""
+    doc = load_fio(combined)
+    jobs = doc.get("jobs") or []
+    if len(jobs) != len(outs):
+        raise ValueError(f"{combined}: {len(jobs)} jobs in fio's output, "
+                         f"{len(outs)} files to write")
+    for job, out in zip(jobs, outs):
+        one = dict(doc)
+        one["jobs"] = [job]
+        out.write_text(json.dumps(one, indent=1) + "\n")
+
+
+def _split(a: argparse.Namespace) -> int:
+    split(Path(a.combined), [Path(o) for o in a.outs])
+    return 0
 
 
 def _placement(a: argparse.Namespace) -> int:
@@ -608,6 +646,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("summary", help="the run's tables, as text")
     p.add_argument("out")
     p.set_defaults(fn=_summary)
+    p = sub.add_parser("split", help="fio's output of several jobs, a file per job")
+    p.add_argument("combined")
+    p.add_argument("outs", nargs="+")
+    p.set_defaults(fn=_split)
     p = sub.add_parser("placement", help="each ratio's median by which contender ran first")
     p.add_argument("out")
     p.set_defaults(fn=_placement)

@@ -206,12 +206,22 @@ def test_the_table_gives_the_median_with_min_and_max() -> None:
 
 # the sign test's interval for the median, from a table of it: for n
 # values, the k-th lowest and k-th highest with coverage >= 95 %
-@pytest.mark.parametrize("n, k", [(6, 1), (8, 1), (9, 2), (11, 2), (12, 3), (15, 4),
-                                  (17, 5), (20, 6)])
+@pytest.mark.parametrize("n, k", [(6, 1), (8, 1), (9, 2), (10, 2), (11, 2), (12, 3),
+                                  (15, 4), (17, 5), (20, 6)])
 def test_the_median_ci_is_the_sign_tests(n: int, k: int) -> None:
     v = [float(x) for x in range(n, 0, -1)]  # unsorted on purpose
     assert bench.median_ci(v) == (float(k), float(n + 1 - k))
     assert bench.coverage(n, k) >= 0.95 > bench.coverage(n, k + 1)
+
+
+def test_the_coverage_is_the_binomials() -> None:
+    # 1 - 2 * (1 + 10) / 1024 for 10 values, k = 2; 1 - 2 * 576 / 32768 for 15, k = 4
+    assert bench.coverage(10, 2) == pytest.approx(0.978515625)
+    assert bench.coverage(15, 4) == pytest.approx(0.96484375)
+    assert "2nd lowest to the 2nd highest, a confidence of 97.9%" in \
+        bench.ci_coverage_text(10)
+    assert "from the lowest to the highest" in bench.ci_coverage_text(6)
+    assert bench.ci_coverage_text(5) == ""
 
 
 @pytest.mark.parametrize("n", range(0, 6))
@@ -239,6 +249,29 @@ def test_swapped_pairs_of_rounds_give_one_ratio_each() -> None:
     # round 5 has no partner: left out
     got = bench.paired(a, b, "randread", swapped_pairs=True)
     assert got == pytest.approx([(1.1 * 0.9) ** 0.5, 1.0])
+    # a round missing (or without I/O) in the middle: its pair is left out,
+    # and the rounds after it still pair 3 with 4, not 1 with 3
+    del a[2]
+    b[4] = bench.Measure(0.0, 0.0)
+    b[6] = b[5]
+    a[6] = bench.Measure(80.0, 0.0)
+    assert bench.paired(a, b, "randread", swapped_pairs=True) == \
+        pytest.approx([(1.2 * 0.8) ** 0.5])
+    a[5] = bench.Measure(0.0, 0.0)
+    assert bench.paired(a, b, "randread", swapped_pairs=True) == []
+
+
+def test_split_writes_each_job_of_one_fio_as_its_own_output(tmp_path: Path) -> None:
+    doc = {"fio version": "fio-3.33", "jobs": [
+        {"jobname": "a", "read": {"iops": 100.0, "bw_bytes": 0}},
+        {"jobname": "b", "read": {"iops": 90.0, "bw_bytes": 0}}]}
+    (tmp_path / "pair.json").write_text(json.dumps(doc))
+    outs = [tmp_path / "x.json", tmp_path / "y.json"]
+    assert bench.main(["split", str(tmp_path / "pair.json"), *map(str, outs)]) == 0
+    assert bench.measure(outs[0]).iops == 100.0 and bench.measure(outs[1]).iops == 90.0
+    assert json.loads(outs[1].read_text())["fio version"] == "fio-3.33"
+    with pytest.raises(ValueError):
+        bench.split(tmp_path / "pair.json", outs[:1])
 
 
 def test_a_reversed_round_records_the_order_it_ran(tmp_path: Path) -> None:
@@ -330,7 +363,8 @@ def test_performance_rst_shows_the_kept_runs() -> None:
     in Documentation/stria/bench-data give (or, for a benchmark with no
     kept run, the text that says so), not typed by hand."""
     doc = DOC.read_text()
-    assert set(bench.blocks(doc)) >= {"raid0-nullb", "raid56-nullb"}
+    assert set(bench.blocks(doc)) >= {"raid0-nullb", "raid56-nullb", "raid0-vs-dm",
+                                      "raid56-insn"}
     assert bench.render_doc(doc, DATA, "Documentation/stria/bench-data") == doc, \
         "run scripts/render-performance"
 

@@ -149,20 +149,14 @@ def runs(out: Path) -> dict[tuple[str, str], dict[int, Measure]]:
     return res
 
 
-def _side_files(out: Path, contender: str, job: str, ext: str) -> dict[int, list[str]]:
-    """round -> the words of @contender's @job file with extension @ext
-    (what the benchmark counted beside fio during that run)."""
+def member_reads(out: Path, contender: str, job: str) -> dict[int, int]:
     res = {}
-    pat = re.compile(rf"{re.escape(contender)}-r(\d+)-{re.escape(job)}\.{re.escape(ext)}")
-    for f in (out / FIO).glob(f"{contender}-r*-{job}.{ext}"):
+    pat = re.compile(rf"{re.escape(contender)}-r(\d+)-{re.escape(job)}\.member-reads")
+    for f in (out / FIO).glob(f"{contender}-r*-{job}.member-reads"):
         m = pat.fullmatch(f.name)
         if m:
-            res[int(m.group(1))] = f.read_text().split()
+            res[int(m.group(1))] = int(f.read_text().split()[0])
     return res
-
-
-def member_reads(out: Path, contender: str, job: str) -> dict[int, int]:
-    return {r: int(w[0]) for r, w in _side_files(out, contender, job, "member-reads").items()}
 
 
 def sweep(out: Path, contender: str, job: str) -> dict[str, float]:
@@ -209,11 +203,18 @@ def median_ci(v: Sequence[float], level: float = CI_LEVEL) -> tuple[float, float
     independent draws of one distribution). None when there are too few
     values for @level (fewer than 6 for 95 %)."""
     n = len(v)
-    ks = [k for k in range(1, (n + 1) // 2 + 1) if coverage(n, k) >= level]
-    if not ks:
+    k = ci_rank(n, level)
+    if k is None:
         return None
     xs = sorted(v)
-    return xs[max(ks) - 1], xs[n - max(ks)]
+    return xs[k - 1], xs[n - k]
+
+
+def ci_rank(n: int, level: float = CI_LEVEL) -> int | None:
+    """The k of median_ci() for @n values: the largest whose coverage is at
+    least @level (coverage falls as k grows), or None."""
+    ks = [k for k in range(1, (n + 1) // 2 + 1) if coverage(n, k) >= level]
+    return max(ks) if ks else None
 
 
 def coverage(n: int, k: int) -> float:
@@ -255,6 +256,8 @@ def ratio_cell(v: Sequence[float]) -> str:
     return f"{m:.2f} ({lo:.2f}-{hi:.2f})"
 
 
+# how the order of an even round of a run with swapped pairs came about
+REVERSED = ", each even round in that of the round before, reversed"
 SWAP_TEXT = ("Each even round ran the order of the round before it reversed, and "
              "each ratio is taken over each such pair of rounds, as the geometric "
              "mean of its two rounds' ratios of the two contenders (so that whatever "
@@ -269,10 +272,9 @@ CI_TEXT = (f"The {CI_LEVEL:.0%} confidence interval of a ratio's median is that 
 def ci_coverage_text(n: int) -> str:
     """What confidence the interval of @n ratios has exactly (the order
     statistics give steps, so at least CI_LEVEL)."""
-    ks = [k for k in range(1, (n + 1) // 2 + 1) if coverage(n, k) >= CI_LEVEL]
-    if not ks:
+    k = ci_rank(n)
+    if k is None:
         return ""
-    k = max(ks)
     nth = "" if k == 1 else {2: "2nd ", 3: "3rd "}.get(k, f"{k}th ")
     return (f"With {n} ratios the interval runs from the {nth}lowest to the "
             f"{nth}highest, a confidence of {coverage(n, k):.1%}.")
@@ -382,8 +384,7 @@ def describe(run: dict[str, Any]) -> list[str]:
         f"{run['rounds']} round{'s' if int(run['rounds']) != 1 else ''}; in each "
         f"{'odd ' if run.get('swapped_pairs') else ''}round the contenders ran in an "
         f"order shuffled with seed {run['seed']} (STRIA_BENCH_SEED={run['seed']} "
-        "repeats it)" + (", in each even round in that of the round before, reversed"
-                         if run.get("swapped_pairs") else "") + ":",
+        "repeats it)" + (REVERSED if run.get("swapped_pairs") else "") + ":",
     ]
     lines += [f"  round {r}: {' '.join(orders[r])}"
               for r in sorted(orders, key=int)]
@@ -468,8 +469,7 @@ def render_block(name: str, data: Path, data_shown: str) -> str:
             f"{'each odd round ' if run.get('swapped_pairs') else ''}in an order "
             f"shuffled with seed {run['seed']} "
             f"(``STRIA_BENCH_SEED={run['seed']}`` repeats it)"
-            + (", each even round in that of the round before, reversed"
-               if run.get("swapped_pairs") else "") + ": "
+            + (REVERSED if run.get("swapped_pairs") else "") + ": "
             + "; ".join(f"round {r}: {', '.join(orders[r])}"
                         for r in sorted(orders, key=int)) + ".")
     if run.get("md_best"):
@@ -557,7 +557,7 @@ def placement(out: Path) -> list[str]:
         first: dict[bool, list[float]] = {True: [], False: []}
         for r, o in (run.get("orders") or {}).items():
             ra, rb = data.get((a, j), {}).get(int(r)), data.get((b, j), {}).get(int(r))
-            if a in o and b in o and ra and rb and value(rb, j):
+            if a in o and b in o and ra and rb and value(ra, j) and value(rb, j):
                 first[o.index(a) < o.index(b)].append(value(ra, j) / value(rb, j))
         lines.append(f"{label}: {NAMES.get(a, a)} first: {ratio_cell(first[True])} "
                      f"in {len(first[True])} rounds; {NAMES.get(b, b)} first: "

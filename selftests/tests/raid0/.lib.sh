@@ -62,3 +62,10 @@ expect_refused() {
 		diag "  got: $out"
 	fi
 }
+
+# devnum DEV: "MAJOR,MINOR" in decimal, as the block trace events print it
+devnum() {
+	local maj min
+	read -r maj min < <(stat -L -c '%t %T' "$1")
+	printf '%d,%d' "0x$maj" "0x$min"
+}

@@ -69,3 +69,90 @@ devnum() {
 	read -r maj min < <(stat -L -c '%t %T' "$1")
 	printf '%d,%d' "0x$maj" "0x$min"
 }
+
+# have_hipri: fio can send polled I/O (io_uring with hipri), for requires().
+have_hipri() {
+	_have_cmd fio || return 1
+	fio --enghelp=io_uring 2>/dev/null | grep -q hipri ||
+		{ skip_reason "fio has no io_uring engine with hipri"; return 1; }
+}
+
+# polled NAME ARGS...: fio io_uring --hipri on the array, 4K blocks.
+polled() {
+	local name=$1
+	shift
+	fio --name="$name" --filename=/dev/stria0 --direct=1 --ioengine=io_uring \
+		--hipri --iodepth=4 --bs=4k "$@"
+}
+
+# reads_of DEV: read requests DEV completed (its stat's first field).
+reads_of() {
+	local r
+	read -r r _ <"/sys/block/${1#/dev/}/stat" && echo "$r"
+}
+
+# reset_under_polled_reads DRIVE CTRL [DESC CMD...]: polled reads through
+# the array over DRIVE and the other members, DRIVE's controller CTRL
+# reset in the middle (after CMD, checked as DESC, if given). fio runs
+# until the test has seen DRIVE serve reads after the reset, then stops on
+# its trigger file, however long the reset takes on a loaded host; its
+# runtime only bounds it. Fails (1) when fio does not end.
+reset_under_polled_reads() {
+	local drive=$1 ctrl=$2 pid reads0 rc
+	shift 2
+	rm -f /tmp/fio.stop /tmp/reset.done
+	polled reads --rw=randread --size=8M --runtime=600 --time_based \
+		--trigger-file=/tmp/fio.stop >"$STRIA_OUT/fio-reads.log" 2>&1 &
+	pid=$!
+	reads0=$(reads_of "$drive")
+	check "the premise: member 0 serves the polled reads" \
+		wait_for "[ \$(reads_of $drive) -gt $((reads0 + 100)) ]" 120
+	if [ $# -gt 0 ]; then check "$@"; fi
+	( echo 1 >"/sys/class/nvme/$ctrl/reset_controller"; touch /tmp/reset.done ) &
+	check "reset member 0's controller ($ctrl) under them" \
+		wait_for "[ -e /tmp/reset.done ]" 120
+	check "the controller is live again" \
+		wait_for "[ \"\$(cat /sys/class/nvme/$ctrl/state)\" = live ]" 60
+	check "the premise: the reads ran across the reset" kill -0 $pid
+	reads0=$(reads_of "$drive")
+	check "member 0 serves polled reads again" \
+		wait_for "[ \$(reads_of $drive) -gt $((reads0 + 100)) ]" 120
+	touch /tmp/fio.stop
+	check "fio ends when told to" wait_for "! kill -0 $pid" 120 || {
+		kill -KILL $pid
+		return 1
+	}
+	wait $pid
+	rc=$?
+	check_eq "the polled reads end without an error (fio exit status)" 0 "$rc" ||
+		_show_output "$(cat "$STRIA_OUT/fio-reads.log")"
+}
+
+# polled_rw_verify: polled writes through the array, then polled reads
+# that verify them.
+polled_rw_verify() {
+	check "polled writes through the array verify" \
+		polled w --rw=randwrite --size=4M --verify=crc32c --verify_fatal=1
+	check "polled reads verify them" \
+		polled w --rw=randread --size=4M --verify=crc32c --verify_fatal=1 --verify_only
+}
+
+# diag_lost_queues: not a verdict: how many NVMe I/O timeouts the kernel
+# logged (each one a queue the emulated drive stopped serving, admin.rst)
+diag_lost_queues() {
+	diag "NVMe I/O timeouts (queues the emulated drive stopped serving): $(dmesg | grep -c 'I/O tag .* timeout')"
+}
+
+# polled_raid0 DRIVE0 DRIVE1: stria loaded and a RAID0 of the two drives
+# (64K chunks) that polls, each drive with two poll queues (nvme.poll_queues=2).
+polled_raid0() {
+	local q=$(($(nproc --all) + 3))
+	check_eq "the members have two poll queues each" "$q $q" \
+		"$(cat /sys/block/"${1#/dev/}"/device/queue_count \
+			/sys/block/"${2#/dev/}"/device/queue_count | xargs)" || return 1
+	wipe "$1" "$2"
+	check "insmod stria.ko" stria_load || return 1
+	check "create a RAID0 of 2 members, 64K chunks" \
+		striactl create r --level 0 --chunk 64K "$1" "$2" || return 1
+	check_eq "the array polls" 1 "$(cat /sys/block/stria0/queue/io_poll)"
+}

@@ -255,6 +255,14 @@ host_reboot() {
 	sleep 600
 }
 
+# majmin DEV [SEP]: block device DEV's number in decimal, "MAJOR:MINOR" (as
+# /sys/dev/block and striactl take it), or MAJOR SEP MINOR.
+majmin() {
+	local maj min
+	read -r maj min < <(stat -L -c '%t %T' "$1") || return 1
+	printf '%d%s%d' "0x$maj" "${2-:}" "0x$min"
+}
+
 # wait_for COND_CMD [TIMEOUT_S]: poll until COND_CMD succeeds.
 wait_for() {
 	local t=${2:-30} i

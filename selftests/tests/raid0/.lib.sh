@@ -65,9 +65,7 @@ expect_refused() {
 
 # devnum DEV: "MAJOR,MINOR" in decimal, as the block trace events print it
 devnum() {
-	local maj min
-	read -r maj min < <(stat -L -c '%t %T' "$1")
-	printf '%d,%d' "0x$maj" "0x$min"
+	majmin "$1" ,
 }
 
 # have_hipri: fio can send polled I/O (io_uring with hipri), for requires().

@@ -75,8 +75,8 @@ is_num() {
 # dm-1; /dev/ optional); DEV itself when it is no device (any more).
 kname() {
 	local d=/dev/${1#/dev/} mm
-	if [[ $d == /dev/mapper/* ]] && mm=$(stat -L -c '%t %T' "$d" 2>/dev/null); then
-		d=$(readlink "/sys/dev/block/$((16#${mm% *})):$((16#${mm#* }))")
+	if [[ $d == /dev/mapper/* ]] && mm=$(majmin "$d" 2>/dev/null); then
+		d=$(readlink "/sys/dev/block/$mm")
 	fi
 	echo "${d##*/}"
 }

@@ -100,7 +100,8 @@ reset_under_polled_reads() {
 	shift 2
 	rm -f /tmp/fio.stop /tmp/reset.done
 	polled reads --rw=randread --size=8M --runtime=600 --time_based \
-		--trigger-file=/tmp/fio.stop >"$STRIA_OUT/fio-reads.log" 2>&1 &
+		--trigger-file=/tmp/fio.stop --verify_state_save=0 \
+		>"$STRIA_OUT/fio-reads.log" 2>&1 &
 	pid=$!
 	reads0=$(reads_of "$drive")
 	check "the premise: member 0 serves the polled reads" \
@@ -118,6 +119,8 @@ reset_under_polled_reads() {
 	touch /tmp/fio.stop
 	check "fio ends when told to" wait_for "! kill -0 $pid" 120 || {
 		kill -KILL $pid
+		_show_output "$(cat "$STRIA_OUT/fio-reads.log")"
+		diag_lost_queues
 		return 1
 	}
 	wait $pid
@@ -135,10 +138,20 @@ polled_rw_verify() {
 		polled w --rw=randread --size=4M --verify=crc32c --verify_fatal=1 --verify_only
 }
 
-# diag_lost_queues: not a verdict: how many NVMe I/O timeouts the kernel
-# logged (each one a queue the emulated drive stopped serving, admin.rst)
+# nvme_timeouts WHAT: how many times the NVMe driver logged a command's
+# timeout ending in WHAT (an extended regex): "aborting" and then "reset
+# controller" when the drive did not complete it, "disable controller"
+# during a reset, "completion polled" when the driver's own poll of the
+# queue found its completion (6.1: "I/O 5 QID 3 timeout, aborting"; 6.12:
+# "I/O tag 5 (0005) ... QID 3 timeout, aborting req_op...")
+nvme_timeouts() {
+	dmesg | grep -cE "nvme.* QID [0-9]+ timeout, ($1)"
+}
+
+# diag_lost_queues: not a verdict: the NVMe timeouts the kernel logged
+# (admin.rst, "Polled I/O")
 diag_lost_queues() {
-	diag "NVMe I/O timeouts (queues the emulated drive stopped serving): $(dmesg | grep -c 'I/O tag .* timeout')"
+	diag "NVMe timeouts: $(nvme_timeouts 'aborting|reset controller|disable controller') aborts or resets, $(nvme_timeouts 'completion polled') completions the timeout handler found itself"
 }
 
 # polled_raid0 DRIVE0 DRIVE1: stria loaded and a RAID0 of the two drives

@@ -154,13 +154,21 @@ diag_lost_queues() {
 	diag "NVMe timeouts: $(nvme_timeouts 'aborting|reset controller|disable controller') aborts or resets, $(nvme_timeouts 'completion polled') completions the timeout handler found itself"
 }
 
+# two_poll_queues DRIVE...: check that each NVMe drive has two poll queues
+# (nvme.poll_queues=2): an admin queue, one per CPU, and the two.
+two_poll_queues() {
+	local d q=$(($(nproc --all) + 3)) want=()
+	for d in "$@"; do
+		want+=("$q")
+	done
+	check_eq "the premise: $* have two poll queues each" "${want[*]}" \
+		"$(for d in "$@"; do cat /sys/block/"${d#/dev/}"/device/queue_count; done | xargs)"
+}
+
 # polled_raid0 DRIVE0 DRIVE1: stria loaded and a RAID0 of the two drives
 # (64K chunks) that polls, each drive with two poll queues (nvme.poll_queues=2).
 polled_raid0() {
-	local q=$(($(nproc --all) + 3))
-	check_eq "the members have two poll queues each" "$q $q" \
-		"$(cat /sys/block/"${1#/dev/}"/device/queue_count \
-			/sys/block/"${2#/dev/}"/device/queue_count | xargs)" || return 1
+	two_poll_queues "$1" "$2" || return 1
 	wipe "$1" "$2"
 	check "insmod stria.ko" stria_load || return 1
 	check "create a RAID0 of 2 members, 64K chunks" \

@@ -326,3 +326,88 @@ _vm_setup() {
 	fi
 	return 0
 }
+
+# member_irqs: interrupts the NVMe drives' I/O queues raised so far (the
+# admin queues, q0, left out).
+member_irqs() {
+	awk '/nvme[0-9]+q[1-9]/ {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
+	} END { print s + 0 }' /proc/interrupts
+}
+
+# fio_ios JSON [MIN]: I/Os the run completed (reads, verify reads and
+# writes); with MIN, fails unless every job of the run completed at least
+# MIN of them.
+fio_ios() {
+	python3 - "$1" "${2:-0}" <<'PY'
+import json, sys
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.index("{"):])	# after fio's warnings, if any
+ios = {j["jobname"] + "." + str(n): sum(j[k]["total_ios"] for k in ("read", "write"))
+       for n, j in enumerate(d["jobs"])}
+print(sum(ios.values()))
+few = {k: v for k, v in ios.items() if v < int(sys.argv[2])}
+sys.exit(f"jobs with fewer than {sys.argv[2]} I/Os: {few}" if few else 0)
+PY
+}
+
+# polled_tasks DEV SECONDS [OFFSET_MB]: several tasks polling DEV at once,
+# as a server's would: io_uring --hipri, 4K blocks; 3 tasks reading the
+# first 16M at QD1 and QD16 (2 of them) for SECONDS, and 2 writing, at QD1
+# and QD16, each over its own 4M region from OFFSET_MB (default 16) until
+# SECONDS are up, every block crc32c-checked while they write
+# (verify_backlog) and at the end (verify_fatal). Checks that fio ends
+# without an I/O or verify error, that every task completed I/O (100 at
+# least), and that the NVMe members' I/O was polled (interrupts fewer than
+# a tenth of the array's I/Os). fio's report: $STRIA_OUT/polled-tasks.json.
+polled_tasks() {
+	local dev=$1 secs=$2 off=${3:-16} i0 n json=$STRIA_OUT/polled-tasks.json
+	i0=$(member_irqs)
+	check "5 tasks poll $dev for $secs s (3 readers, 2 verified writers)" \
+		fio --output-format=json --output="$json" - <<-F || { _show_output "$(cat "$json")"; return 1; }
+	[global]
+	filename=$dev
+	direct=1
+	ioengine=io_uring
+	hipri=1
+	bs=4k
+	randseed=4321
+	[read-qd1]
+	rw=randread
+	iodepth=1
+	size=16M
+	runtime=$secs
+	time_based
+	[read-qd16]
+	rw=randread
+	iodepth=16
+	numjobs=2
+	size=16M
+	runtime=$secs
+	time_based
+	[write-qd1]
+	rw=randwrite
+	iodepth=1
+	offset=${off}M
+	size=4M
+	loops=100000
+	runtime=$secs
+	verify=crc32c
+	verify_fatal=1
+	verify_backlog=32
+	[write-qd16]
+	rw=randwrite
+	iodepth=16
+	offset=$((off + 4))M
+	size=4M
+	loops=100000
+	runtime=$secs
+	verify=crc32c
+	verify_fatal=1
+	verify_backlog=32
+	F
+	check "every polling task completed 100 I/Os or more" fio_ios "$json" 100 || return 1
+	n=$(fio_ios "$json")
+	check "the members' I/O was polled ($n array I/Os, $(($(member_irqs) - i0)) member interrupts)" \
+		test $(($(member_irqs) - i0)) -lt $((n / 10))
+}

@@ -106,7 +106,7 @@ static const struct block_device_operations stria_bio_disk_fops = {
 	.owner		= THIS_MODULE,
 	.open		= stria_disk_open,
 	.submit_bio	= stria_submit_bio,
-	STRIA_FOPS_POLL_BIO(stria_poll_bio)
+	STRIA_FOPS_POLL_BIO(stria_raid0_poll_bio)
 };
 
 /* arrays stacked on arrays: how deep stria_disk_stacks_on() looks */

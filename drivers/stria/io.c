@@ -782,8 +782,10 @@ void stria_clones_submit(struct request *rq, struct bio_list *clones)
 }
 
 /*
- * Polled I/O. A polled request (REQ_POLLED, on one of the array's poll
- * queues) sends its member bios polled too wherever the member can poll:
+ * Polled I/O of RAID5/6 (RAID0, bio-based, polls its clones themselves:
+ * raid0.c, "Polled bios"). A polled request (REQ_POLLED, on one of the
+ * array's poll queues) sends its member bios polled too wherever the
+ * member can poll:
  * they go to the members' poll queues and raise no interrupt, so they
  * complete only when someone polls those queues. That someone is whoever
  * polls the array request (io_uring): bio_poll() on it reaches
@@ -796,9 +798,16 @@ void stria_clones_submit(struct request *rq, struct bio_list *clones)
  * from kblockd, and the member I/O of a stripe operation may be sent from
  * a work item, so which member queue a bio went to is not known when the
  * array request is polled. A member has few poll queues, and polling an
- * empty one reads one completion entry. (dm, bio-based, polls the clones
- * themselves instead: dm_poll_bio() walks the dm_io list the polled bio
- * carries.)
+ * empty one reads one completion entry.
+ *
+ * A poll here completes other tasks' requests, as a poll of an NVMe queue
+ * does: blk-mq ends them, and no poller reads a request or bio of the
+ * array's: blk_mq_poll() finds the array's queue by the cookie, and
+ * stria_poll() reads nothing of what it polls for. A member's poll queues
+ * are read (stria_bdev_poll()) with its queue held: they are remapped
+ * (blk_mq_update_nr_hw_queues(), after a controller reset that changes
+ * them) and its tag set is freed (hot removal) only once the queue is
+ * frozen, which waits for that hold; a dying queue is not polled.
  *
  * Nothing is lost: a member bio is polled only on behalf of an array
  * request that is on a poll queue and has not ended, whose poller
@@ -810,33 +819,50 @@ void stria_clones_submit(struct request *rq, struct bio_list *clones)
  * released under a poller.
  */
 #if STRIA_POLL
-/* Can member device @bdev poll: a blk-mq queue with poll queues, polling on. */
+/*
+ * Can member device @bdev poll: a blk-mq queue with poll queues, polling
+ * on, and not going away (a removed device's tag set may be freed while we
+ * still hold the device open).
+ */
 static bool stria_bdev_polls(struct block_device *bdev)
 {
 	struct request_queue *q = bdev_get_queue(bdev);
 
-	return queue_is_mq(q) && q->tag_set->nr_maps > HCTX_TYPE_POLL &&
+	return queue_is_mq(q) && !blk_queue_dying(q) &&
+	       q->tag_set->nr_maps > HCTX_TYPE_POLL &&
 	       READ_ONCE(q->tag_set->map[HCTX_TYPE_POLL].nr_queues) &&
 	       stria_queue_polls(q);
 }
 
-/* Poll every poll queue of member device @bdev once. */
+/*
+ * Poll every poll queue of member device @bdev once, its queue held (see
+ * above): a hold taken while a freeze waits, as bio_poll() takes it, so
+ * that the requests a freeze waits for are still polled to their end.
+ */
 static int stria_bdev_poll(struct block_device *bdev,
 			   struct io_comp_batch *iob)
 {
 	const struct blk_mq_queue_map *map;
+	struct request_queue *q;
 	unsigned int i, nr;
 	int found = 0, ret;
 
-	if (!bdev || !stria_bdev_polls(bdev))
+	if (!bdev)
 		return 0;
-	map = &bdev_get_queue(bdev)->tag_set->map[HCTX_TYPE_POLL];
+	q = bdev_get_queue(bdev);
+	if (!percpu_ref_tryget(&q->q_usage_counter))
+		return 0;
+	if (!stria_bdev_polls(bdev))
+		goto out;
+	map = &q->tag_set->map[HCTX_TYPE_POLL];
 	nr = READ_ONCE(map->nr_queues);
 	for (i = 0; i < nr; i++) {
 		ret = stria_poll_queue(bdev, map->queue_offset + i, iob);
 		if (ret > 0)
 			found += ret;
 	}
+out:
+	percpu_ref_put(&q->q_usage_counter);
 	return found;
 }
 
@@ -844,9 +870,7 @@ static int stria_bdev_poll(struct block_device *bdev,
  * blk_mq_ops.poll: poll the members' poll queues once; see above. bio_poll()
  * holds a usage reference of the array's queue meanwhile, and a member's
  * device leaves the table only under a freeze of that queue and is closed
- * after it, so a device read here stays open until this returns. A member
- * that goes away under us (hot removal) has a dying queue, which bio_poll()
- * of its own declines to poll.
+ * after it, so a device read here stays open until this returns.
  */
 static int stria_poll_members(struct stria_array *a,
 			      struct io_comp_batch *iob)
@@ -864,22 +888,6 @@ static int stria_poll_members(struct stria_array *a,
 static int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 {
 	return stria_poll_members(hctx->queue->queuedata, iob);
-}
-
-/**
- * stria_poll_bio() - block_device_operations.poll_bio of a bio-based array
- * @bio: the polled bio (RAID0)
- * @iob: the caller's completion batch
- * @flags: BLK_POLL_*; one pass whatever they say, see above
- *
- * As stria_poll(): bio_poll() holds the array's queue meanwhile.
- *
- * Return: the member requests completed.
- */
-int stria_poll_bio(struct bio *bio, struct io_comp_batch *iob,
-		   unsigned int flags)
-{
-	return stria_poll_members(stria_bio_array(bio), iob);
 }
 #endif
 

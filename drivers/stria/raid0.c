@@ -29,8 +29,8 @@
  * - Every member bio holds a usage reference of the array's queue, as a
  *   request would: a freeze (a member's state changes, the array stops)
  *   waits for the I/O in flight.
- * - Polled bios are cloned polled to members that poll, and polled by
- *   stria_poll_bio() (io.c).
+ * - Polled bios are cloned polled to members that poll, and end in their
+ *   owner's poll, never in another task's: see "Polled bios" below.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -58,22 +58,81 @@ struct stria_raid0 {
 	struct work_struct work;
 };
 
+/*
+ * DOC: Polled bios
+ *
+ * A polled bio (io_uring --hipri) is polled by its owner only: io_uring
+ * calls bio_poll() on the bio it submitted, which it holds under RCU
+ * alone, and which may end, be freed and be reused (bios are
+ * SLAB_TYPESAFE_BY_RCU) as soon as anything ends it. A member's poll
+ * queue holds the member bios of many tasks, and polling it completes
+ * them all; if a member bio's end ended the array's bio there, one task
+ * would end another's bio while that one is about to poll it, and the
+ * owner's poll would read a bio that is gone (a NULL bi_bdev, or another
+ * device's: the oops of several tasks polling one array).
+ *
+ * So, as dm does (dm_poll_bio()), a polled array bio ends only in its
+ * owner's poll: the clone's end records its status and that it is done
+ * (STRIA_CLONE_DONE) and keeps the clone; the owner's poll
+ * (stria_raid0_poll_bio()) polls the clone itself, by the clone's own
+ * cookie (bio_poll(), on the one member queue it went to), and once it is
+ * done ends the array's bio. A bio is polled as one clone (a bio that
+ * crosses a chunk is cut, and the cut bios are not polled), which the
+ * array's bio names in its bi_next while it is ours (as md's raid5 links
+ * its bios there). Nothing of a bio is read in a poll but that link and
+ * the clone, which lives until the array's bio ends; only a poll whose
+ * claim (a compare-and-swap from DONE to ENDED) wins ends it, so it ends
+ * once even if a stranger's stale bio pointer reaches it (the case
+ * iocb_bio_iopoll() allows for). Member queues are never polled by an
+ * index read from the member: the clone's cookie is the queue it is on,
+ * which cannot be remapped while the clone is in flight (a remap freezes
+ * the member's queue, which waits for it).
+ *
+ * The array's bio and its clone hold the array's queue until the bio ends;
+ * the queue polls while they do (a change of polling freezes it first:
+ * stria_poll_update()), so its owner's polls reach here until it ends.
+ */
+enum stria_clone_poll {
+	STRIA_CLONE_NOT_POLLED,
+	STRIA_CLONE_FLIGHT,	/* sent; its owner polls it */
+	STRIA_CLONE_DONE,	/* ended; the owner's next poll ends the bio */
+	STRIA_CLONE_ENDED,	/* a poll claimed it and ends the bio */
+};
+
 /* A member bio holds the array's queue until it ends (see above). */
 static void stria_raid0_enter(struct stria_array *a)
 {
 	percpu_ref_get(&a->disk->queue->q_usage_counter);
 }
 
+/* Member bio @c has ended, and the bio it served with it, as far as @c goes. */
+static void stria_raid0_end(struct stria_clone *c)
+{
+	struct stria_array *a = c->member->array;
+	struct request_queue *q = a->disk->queue;
+	struct bio *mbio = &c->bio;
+	struct bio *bio = c->orig;
+
+	if (c->acct)
+		bio_end_io_acct(bio, c->start);
+	/* a clone of a read or write; flushes and discards count as they start */
+	if (bio_has_data(mbio))
+		stria_count_bio(a, bio);
+	bio_put(mbio);
+	bio_endio(bio);
+	percpu_ref_put(&q->q_usage_counter);
+}
+
 /*
  * A member bio ended: its status goes to the bio it served (the first
- * error wins), which ends when every bio it counts on has.
+ * error wins), which ends when every bio it counts on has; a polled one's
+ * ends in its owner's poll.
  */
 static void stria_raid0_endio(struct bio *mbio)
 {
 	struct stria_clone *c = container_of(mbio, struct stria_clone, bio);
 	struct stria_member *m = c->member;
 	struct stria_array *a = m->array;
-	struct request_queue *q = a->disk->queue;
 	struct bio *bio = c->orig;
 	blk_status_t st = stria_member_bio_status(mbio);
 
@@ -86,15 +145,47 @@ static void stria_raid0_endio(struct bio *mbio)
 		if (!bio->bi_status)
 			bio->bi_status = st;
 	}
-	if (c->acct)
-		bio_end_io_acct(bio, c->start);
-	/* a clone of a read or write; flushes and discards count as they start */
-	if (bio_has_data(mbio))
-		stria_count_bio(a, bio);
-	bio_put(mbio);
-	bio_endio(bio);
-	percpu_ref_put(&q->q_usage_counter);
+	if (atomic_read(&c->poll) == STRIA_CLONE_FLIGHT) {
+		/* the status above before DONE, which the poller reads first */
+		atomic_set_release(&c->poll, STRIA_CLONE_DONE);
+		return;
+	}
+	stria_raid0_end(c);
 }
+
+/**
+ * stria_raid0_poll_bio() - block_device_operations.poll_bio of a RAID0 array
+ * @bio: the polled bio, its owner's
+ * @iob: the caller's completion batch
+ * @flags: BLK_POLL_*, passed on to the member's poll
+ *
+ * Polls @bio's clone on its member queue and ends @bio once the clone has
+ * ended, in this poll or in an earlier one of any task (see "Polled bios"
+ * above). bio_poll() holds the array's queue meanwhile.
+ *
+ * Return: 1 when @bio ended here, else 0.
+ */
+#if STRIA_POLL && STRIA_HAVE_POLL_BIO
+int stria_raid0_poll_bio(struct bio *bio, struct io_comp_batch *iob,
+			 unsigned int flags)
+{
+	struct bio *mbio = READ_ONCE(bio->bi_next);
+	struct stria_clone *c;
+
+	if (!mbio)
+		return 0;
+	c = container_of(mbio, struct stria_clone, bio);
+	if (atomic_read(&c->poll) == STRIA_CLONE_FLIGHT)
+		bio_poll(mbio, iob, flags);
+	if (READ_ONCE(c->orig) != bio ||
+	    atomic_cmpxchg_acquire(&c->poll, STRIA_CLONE_DONE,
+				   STRIA_CLONE_ENDED) != STRIA_CLONE_DONE)
+		return 0;
+	bio->bi_next = NULL;
+	stria_raid0_end(c);
+	return 1;
+}
+#endif
 
 static gfp_t stria_raid0_gfp(const struct bio *bio)
 {
@@ -139,9 +230,17 @@ static bool stria_raid0_clone(struct stria_array *a, struct bio *bio)
 		c->start = bio_start_io_acct(bio);
 	mbio->bi_iter.bi_sector = a->data_offset + loc.sector;
 	mbio->bi_end_io = stria_raid0_endio;
-	/* polled as @bio where the member can poll; else neither is */
-	if (stria_clone_poll(mbio, bio))
+	/*
+	 * Polled as @bio where the member can poll, else neither is. A polled
+	 * one is @bio's until @bio ends, in its owner's poll (see above).
+	 */
+	if (stria_clone_poll(mbio, bio)) {
+		atomic_set(&c->poll, STRIA_CLONE_FLIGHT);
+		bio->bi_next = mbio;
 		WRITE_ONCE(bio->bi_cookie, 0);
+	} else {
+		atomic_set(&c->poll, STRIA_CLONE_NOT_POLLED);
+	}
 	trace_stria_map(a->index, (__force u32)bio_op(bio), sector,
 			bio_sectors(bio), loc.member,
 			a->data_offset + loc.sector);
@@ -173,6 +272,7 @@ static bool stria_raid0_child(struct stria_array *a, struct bio *bio,
 	c->orig = parent;
 	c->member = m;
 	c->acct = false;
+	atomic_set(&c->poll, STRIA_CLONE_NOT_POLLED);
 	mbio->bi_iter.bi_sector = sector;
 	mbio->bi_iter.bi_size = nr_sectors << SECTOR_SHIFT;
 	mbio->bi_end_io = stria_raid0_endio;
@@ -260,6 +360,8 @@ static void stria_raid0_fan_out(struct stria_array *a, struct bio *bio)
 	struct bio *fan;
 	u32 i;
 
+	/* its member bios are not polled (nor the data of a preflush after) */
+	stria_bio_unpoll(bio);
 	fan = stria_bio_alloc_bioset(NULL, 0, 0, gfp, &a->bioset);
 	if (unlikely(!fan)) {
 		stria_raid0_nomem(bio);
@@ -268,6 +370,7 @@ static void stria_raid0_fan_out(struct stria_array *a, struct bio *bio)
 	c = container_of(fan, struct stria_clone, bio);
 	c->orig = bio;
 	c->member = NULL;
+	atomic_set(&c->poll, STRIA_CLONE_NOT_POLLED);
 	c->acct = !flush && blk_queue_io_stat(a->disk->queue);
 	if (c->acct)
 		c->start = bio_start_io_acct(bio);

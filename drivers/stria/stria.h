@@ -357,6 +357,8 @@ struct stria_array {
  * @orig: the bio it serves (bio-based RAID0), which it ends into
  * @member: the member it goes to (NULL for a RAID0 fan bio, raid0.c)
  * @acct: RAID0: the I/O statistics of @orig end with it, started at @start
+ * @poll: RAID0: 0, or where a polled clone is (enum stria_clone_poll,
+ *	raid0.c): @orig then ends in its owner's poll, not in this bio's end
  * @start: RAID0: what bio_start_io_acct() returned
  * @bio: the bio itself; must be last (bio_set front_pad)
  */
@@ -367,6 +369,7 @@ struct stria_clone {
 	};
 	struct stria_member *member;
 	bool acct;
+	atomic_t poll;
 	unsigned long start;
 	struct bio bio;
 };
@@ -599,9 +602,9 @@ void stria_bio_set_polled(struct bio *bio, struct request *rq);
 bool stria_bio_poll_if(struct bio *bio, bool polled);
 void stria_bio_unpoll(struct bio *bio);
 bool stria_clone_poll(struct bio *clone, struct bio *bio);
-#if STRIA_POLL
-int stria_poll_bio(struct bio *bio, struct io_comp_batch *iob,
-		   unsigned int flags);
+#if STRIA_POLL && STRIA_HAVE_POLL_BIO
+int stria_raid0_poll_bio(struct bio *bio, struct io_comp_batch *iob,
+			 unsigned int flags);
 #endif
 
 /* Is @rq polled: on one of the array's poll queues (REQ_POLLED)? */

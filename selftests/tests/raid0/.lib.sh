@@ -89,9 +89,10 @@ reads_of() {
 	read -r r _ <"/sys/block/${1#/dev/}/stat" && echo "$r"
 }
 
-# reset_under_polled_reads DRIVE CTRL [DESC CMD...]: polled reads through
-# the array over DRIVE and the other members, DRIVE's controller CTRL
-# reset in the middle (after CMD, checked as DESC, if given). fio runs
+# reset_under_polled_reads DRIVE CTRL [DESC CMD...]: polled reads by 4
+# tasks at once through the array over DRIVE and the other members,
+# DRIVE's controller CTRL reset in the middle (after CMD, checked as DESC,
+# if given). fio runs
 # until the test has seen DRIVE serve reads after the reset, then stops on
 # its trigger file, however long the reset takes on a loaded host; its
 # runtime only bounds it. Fails (1) when fio does not end.
@@ -100,7 +101,7 @@ reset_under_polled_reads() {
 	shift 2
 	rm -f /tmp/fio.stop /tmp/reset.done
 	polled reads --rw=randread --size=8M --runtime=600 --time_based \
-		--trigger-file=/tmp/fio.stop --verify_state_save=0 \
+		--numjobs=4 --trigger-file=/tmp/fio.stop --verify_state_save=0 \
 		>"$STRIA_OUT/fio-reads.log" 2>&1 &
 	pid=$!
 	reads0=$(reads_of "$drive")

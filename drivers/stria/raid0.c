@@ -146,6 +146,19 @@ static void stria_raid0_endio(struct bio *mbio)
 			bio->bi_status = st;
 	}
 	if (atomic_read(&c->poll) == STRIA_CLONE_FLIGHT) {
+		/*
+		 * "Would block" (a REQ_NOWAIT clone, its member's queue frozen
+		 * or out of tags) comes only while the clone is submitted, in
+		 * the owner's submit_bio(), before anyone polls @bio: @bio
+		 * ends now, for io_uring reissues it only from there. Ended in
+		 * a poll, io_uring would neither reissue nor complete it.
+		 */
+		if (st == BLK_STS_AGAIN) {
+			atomic_set(&c->poll, STRIA_CLONE_ENDED);
+			bio->bi_next = NULL;
+			stria_raid0_end(c);
+			return;
+		}
 		/* the status above before DONE, which the poller reads first */
 		atomic_set_release(&c->poll, STRIA_CLONE_DONE);
 		return;

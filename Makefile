@@ -19,6 +19,7 @@
 #                   (MUTANTS="01 07" for some; part of make check-long)
 #   make demo       boot the VM: tune show, a stria array, tune apply (poll
 #                   queues), the quick benchmark with polled rows, tune revert
+#                   (KERNEL=stock612: on 6.12; make check runs it too, shorter)
 #   make bench      the benchmarks of selftests/bench/ (not part of make check)
 #   make install    module, tools, udev rules, systemd units, initramfs-tools
 #                   hook, man pages, shell completion (PREFIX=/usr by

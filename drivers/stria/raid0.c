@@ -166,6 +166,7 @@ static void stria_raid0_endio(struct bio *mbio)
 	stria_raid0_end(c);
 }
 
+#if STRIA_POLL && STRIA_HAVE_POLL_BIO
 /**
  * stria_raid0_poll_bio() - block_device_operations.poll_bio of a RAID0 array
  * @bio: the polled bio, its owner's
@@ -178,7 +179,6 @@ static void stria_raid0_endio(struct bio *mbio)
  *
  * Return: 1 when @bio ended here, else 0.
  */
-#if STRIA_POLL && STRIA_HAVE_POLL_BIO
 int stria_raid0_poll_bio(struct bio *bio, struct io_comp_batch *iob,
 			 unsigned int flags)
 {

@@ -21,6 +21,7 @@ from typing import IO, Any, Sequence
 from .. import __version__, textout
 from ..cliutil import run_main
 from ..textout import Table, emit
+from ..safetext import UnsafeText
 from ..discovery import BlockDevice, System, block_device, device_name, discover
 from ..sysfs import Sysfs
 from . import apply as applymod
@@ -444,7 +445,10 @@ def cmd_persist(ctx: Context) -> int:
         if others:
             raise CliError(f"{', '.join(others)}: not an NVMe device; the rules only "
                            f"match NVMe namespaces")
-    text = persist.rules_text(prof, system, devices)
+    try:
+        text = persist.rules_text(prof, system, devices)
+    except UnsafeText as e:
+        raise CliError(f"{e}; nothing was written") from e
     path = args.udev_dir / persist.RULES_FILE
     if not args.dry_run:
         try:

@@ -16,6 +16,7 @@
 
 #include "striactl.h"
 #include "ondisk.h"
+#include "output.h"
 
 /* What a libblkid USAGE means, in words. */
 static const char *usage_words(const char *usage)
@@ -39,12 +40,30 @@ static const char *probe_value(blkid_probe pr, const char *name)
 }
 
 /*
+ * Append @fmt with the value @name of the probe, escaped (escape_text():
+ * whoever made the disk chose its label, and libblkid passes it on raw),
+ * to @buf. Returns the new length.
+ */
+static size_t add_value(blkid_probe pr, const char *name, const char *fmt,
+			char *buf, size_t len, size_t n)
+{
+	const char *v = probe_value(pr, name);
+	char e[256];
+
+	if (!v || n >= len)
+		return n;
+	escape_text(e, sizeof(e), v);
+	n += snprintf(buf + n, len - n, fmt, e);
+	return n;
+}
+
+/*
  * Append "TYPE WHAT (version V, label "L", UUID U, at byte N)" for the
  * signature libblkid just found to @buf. Returns the new length.
  */
 static size_t describe(blkid_probe pr, char *buf, size_t len, size_t n)
 {
-	const char *type = probe_value(pr, "TYPE"), *what, *v;
+	const char *type = probe_value(pr, "TYPE"), *what;
 	const char *off = probe_value(pr, "SBMAGIC_OFFSET");
 
 	if (type) {
@@ -57,17 +76,10 @@ static size_t describe(blkid_probe pr, char *buf, size_t len, size_t n)
 	if (!type || n >= len)
 		return n;
 	n += snprintf(buf + n, len - n, "%s%s %s (", n ? "; " : "", type, what);
-	v = probe_value(pr, "VERSION");
-	if (v && n < len)
-		n += snprintf(buf + n, len - n, "version %s, ", v);
-	v = probe_value(pr, "LABEL");
-	if (v && n < len)
-		n += snprintf(buf + n, len - n, "label \"%s\", ", v);
-	v = probe_value(pr, "UUID");
-	if (!v)
-		v = probe_value(pr, "PTUUID");
-	if (v && n < len)
-		n += snprintf(buf + n, len - n, "UUID %s, ", v);
+	n = add_value(pr, "VERSION", "version %s, ", buf, len, n);
+	n = add_value(pr, "LABEL", "label \"%s\", ", buf, len, n);
+	n = add_value(pr, probe_value(pr, "UUID") ? "UUID" : "PTUUID", "UUID %s, ",
+		      buf, len, n);
 	if (n < len)
 		n += snprintf(buf + n, len - n, "at byte %s)", off ? off : "?");
 	return n < len ? n : len - 1;

@@ -117,8 +117,10 @@ static int zero_one(struct ctx *c, const char *dev, int force)
 		ret = EXIT_FAIL;
 		goto out;
 	}
+	/* what to report, taken before the buffer is zeroed */
 	memcpy(name, sb->name, STRIA_SB_NAME_LEN);
 	name[STRIA_SB_NAME_LEN] = '\0';
+	role = stria_le32(sb->role);
 	memset(buf, 0, STRIA_SB_SIZE);
 	if (pwrite(fd, buf, STRIA_SB_SIZE, 0) != STRIA_SB_SIZE || fsync(fd)) {
 		err_msg(c, "%s: cannot erase the superblock: %s", dev,
@@ -128,12 +130,12 @@ static int zero_one(struct ctx *c, const char *dev, int force)
 	}
 	if (ret)
 		printf("erased the damaged stria superblock of %s\n", dev);
-	else if (stria_le32(sb->role) == STRIA_SB_ROLE_SPARE)
+	else if (role == STRIA_SB_ROLE_SPARE)
 		printf("erased the stria superblock of %s (a spare of array '%s')\n",
 		       dev, name);
 	else
 		printf("erased the stria superblock of %s (member %u of array '%s')\n",
-		       dev, stria_le32(sb->role), name);
+		       dev, role, name);
 	ret = EXIT_OK;
 out:
 	free(buf);

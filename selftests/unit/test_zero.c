@@ -3,7 +3,8 @@
  * striactl zero-superblock (tools/striactl/cmd_zero.c) on image files made
  * from the fuzz corpus's real superblocks: it erases the 4 KiB and reports
  * the role the superblock recorded (member N, or a spare), not what is
- * left after erasing. The checks that need a block device and a running
+ * left after erasing; a damaged superblock over which libblkid finds a
+ * file system is refused without --force, naming it. The checks that need a block device and a running
  * array are the VM tests'; here the device check accepts a file. TAP
  * output on stdout.
  */
@@ -15,10 +16,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../tools/striactl/output.c"
+#include "../../tools/striactl/ondisk.c"
+#include "../../tools/striactl/signature.c"
 #include "../../tools/striactl/cmd_zero.c"
 #include "tap.h"
 
 #define IMG "build/unit/test_zero.img"
+
+static char errors[1024];	/* what err_msg() said last */
+
+void verbose_msg(const char *fmt, ...)
+{
+	(void)fmt;
+}
 
 int stat_blockdev(struct ctx *c, const char *dev, struct stat *st)
 {
@@ -41,9 +52,8 @@ void err_msg(struct ctx *c, const char *fmt, ...)
 
 	(void)c;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(errors, sizeof(errors), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int usage_error(struct ctx *c, const char *fmt, ...)
@@ -73,6 +83,23 @@ static void image_from(const char *seed)
 	fclose(f);
 	f = fopen(IMG, "wb");
 	if (!f || fwrite(sb, sizeof(sb), 1, f) != 1 || fclose(f)) {
+		perror(IMG);
+		exit(1);
+	}
+}
+
+/* An ext2 superblock (magic, size, revision, label) at byte 1024 of IMG. */
+static void ext2_over_image(void)
+{
+	unsigned char sb[1024] = { 0 };
+	FILE *f = fopen(IMG, "r+b");
+
+	sb[4] = 0x00, sb[5] = 0x04;		/* s_blocks_count: 1024 */
+	sb[56] = 0x53, sb[57] = 0xef;		/* s_magic */
+	sb[76] = 1;				/* s_rev_level */
+	memcpy(sb + 120, "homes", 5);		/* s_volume_name */
+	if (!f || fseek(f, 1024, SEEK_SET) || fwrite(sb, sizeof(sb), 1, f) != 1 ||
+	    fclose(f)) {
 		perror(IMG);
 		exit(1);
 	}
@@ -137,9 +164,24 @@ static void test_reports_the_recorded_role(void)
 	    "spare: reported as a spare: %s", out);
 }
 
+static void test_damaged_over_a_file_system(void)
+{
+	char out[512];
+	int ret;
+
+	image_from("raid0-nvme1n1");
+	ext2_over_image();
+	errors[0] = '\0';
+	ret = zero_image(out, sizeof(out));
+	tap(ret == EXIT_FAIL && !erased() && !out[0], "damaged, ext2 over it: refused, unchanged");
+	tap(strstr(errors, "ext2 file system") && strstr(errors, "label \"homes\"") &&
+	    strstr(errors, "--force"), "and the refusal names the file system: %s", errors);
+}
+
 int main(void)
 {
 	test_reports_the_recorded_role();
+	test_damaged_over_a_file_system();
 	unlink(IMG);
 	return tap_exit_code();
 }

@@ -8,8 +8,10 @@
  * touched. A device that a running array holds (a member, a spare, a
  * replacement) is refused whatever the options: stop the array, or fail and
  * remove the member, first. --force only erases a superblock that is
- * damaged or of a newer format; a device with no stria superblock at all is
- * never written.
+ * damaged or of a newer format (the refusal names any file system or other
+ * signature libblkid finds there: a damaged superblock may be one that
+ * something else has since overwritten); a device with no stria superblock
+ * at all is never written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -65,7 +67,7 @@ static int zero_one(struct ctx *c, const char *dev, int force)
 	struct stria_ioc_query q;
 	struct stria_sb *sb;
 	struct stat st;
-	char why[160], name[STRIA_SB_NAME_LEN + 1];
+	char why[160], name[STRIA_SB_NAME_LEN + 1], other[512];
 	uint32_t role;
 	void *buf;
 	ssize_t n;
@@ -112,8 +114,12 @@ static int zero_one(struct ctx *c, const char *dev, int force)
 		goto out;
 	}
 	if (ret && !force) {
-		err_msg(c, "%s: the stria superblock is not usable (%s): nothing was changed; --force erases it anyway",
-			dev, why);
+		if (blkid_signatures(dev, other, sizeof(other)))
+			err_msg(c, "%s: the stria superblock is not usable (%s), and the device holds %s, which may have overwritten it: nothing was changed; --force erases the superblock's 4 KiB anyway",
+				dev, why, other);
+		else
+			err_msg(c, "%s: the stria superblock is not usable (%s): nothing was changed; --force erases it anyway",
+				dev, why);
 		ret = EXIT_FAIL;
 		goto out;
 	}

@@ -86,38 +86,25 @@ static size_t describe(blkid_probe pr, char *buf, size_t len, size_t n)
 }
 
 /**
- * foreign_signature() - what may be on a device before it is overwritten
+ * blkid_signatures() - every signature libblkid recognizes on a device
  * @path: the device
- * @buf: filled with the description
- * @len: size of @buf
+ * @list: filled with their descriptions, "; "-separated ("" for none)
+ * @len: size of @list
  *
- * Return: @buf describing what was found (a stria superblock, or every
- * signature libblkid recognizes, "; "-separated), or NULL when nothing.
+ * Return: how many were found.
  */
-const char *foreign_signature(const char *path, char *buf, size_t len)
+int blkid_signatures(const char *path, char *list, size_t len)
 {
-	struct stria_sb sb;
-	char why[128], u[40], list[512] = "";
 	blkid_probe pr;
 	size_t n = 0;
-	int ret, found = 0;
+	int found = 0;
 
-	ret = read_sb(path, &sb, why, sizeof(why));
-	if (ret == 0) {
-		uuid_fmt(sb.array_uuid, u);
-		snprintf(buf, len, "a stria superblock: member %u of array '%.31s' (uuid %s)",
-			 stria_le32(sb.role), sb.name, u);
-		return buf;
-	}
-	if (ret != -ENODATA) {
-		snprintf(buf, len, "a damaged stria superblock (%s)", why);
-		return buf;
-	}
-
+	if (len)
+		list[0] = '\0';
 	pr = blkid_new_probe_from_filename(path);
 	if (!pr) {
 		verbose_msg("%s: libblkid cannot probe it: %s", path, strerror(errno));
-		return NULL;
+		return 0;
 	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
@@ -131,11 +118,42 @@ const char *foreign_signature(const char *path, char *buf, size_t len)
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC |
 					 BLKID_PARTS_FORCE_GPT);
 	/* each call finds the next signature, as wipefs(8) walks them */
-	while (blkid_do_probe(pr) == 0 && n < sizeof(list)) {
-		n = describe(pr, list, sizeof(list), n);
+	while (blkid_do_probe(pr) == 0 && n < len) {
+		n = describe(pr, list, len, n);
 		found++;
 	}
 	blkid_free_probe(pr);
+	return found;
+}
+
+/**
+ * foreign_signature() - what may be on a device before it is overwritten
+ * @path: the device
+ * @buf: filled with the description
+ * @len: size of @buf
+ *
+ * Return: @buf describing what was found (a stria superblock, or every
+ * signature libblkid recognizes, "; "-separated), or NULL when nothing.
+ */
+const char *foreign_signature(const char *path, char *buf, size_t len)
+{
+	struct stria_sb sb;
+	char why[128], u[40], list[512];
+	int ret, found;
+
+	ret = read_sb(path, &sb, why, sizeof(why));
+	if (ret == 0) {
+		uuid_fmt(sb.array_uuid, u);
+		snprintf(buf, len, "a stria superblock: member %u of array '%.31s' (uuid %s)",
+			 stria_le32(sb.role), sb.name, u);
+		return buf;
+	}
+	if (ret != -ENODATA) {
+		snprintf(buf, len, "a damaged stria superblock (%s)", why);
+		return buf;
+	}
+
+	found = blkid_signatures(path, list, sizeof(list));
 	verbose_msg("%s: no stria superblock; libblkid found %d other signature%s",
 		    path, found, found == 1 ? "" : "s");
 	if (!found)

@@ -86,6 +86,7 @@ int read_sb(const char *path, struct stria_sb *sb, char *why, size_t len);
 int read_bitmap_dirty(const char *path, const struct stria_sb *sb,
 		      uint64_t *dirty);
 const char *foreign_signature(const char *path, char *buf, size_t len);
+int blkid_signatures(const char *path, char *list, size_t len);
 int scan_devices(void (*fn)(const char *path, const struct stria_sb *sb,
 			    void *arg), void *arg);
 

@@ -302,8 +302,17 @@ static void test_policy(void)
 		const char *why, *what;
 	} cases[] = {
 		{ "", "d", u1, "alpha", 1, "", "no config: this host's array starts" },
-		{ "", "d", u1, "", 1, "records no home host",
-		  "no config: an array that records no host starts" },
+		{ "", "d", u1, "", 0, "records no home host",
+		  "no config: an array that records no host is not provably this host's: it does not start" },
+		{ "", "d", u1, "", 0,
+		  "add 'ARRAY d uuid=0b1c0000-0000-0000-0000-0000000000fa' to stria.conf",
+		  "... saying which ARRAY line allows it" },
+		{ "ARRAY d uuid=0b1c00000000000000000000000000fa\n", "d", u1, "", 1,
+		  "stria.conf:1", "an ARRAY line with its UUID allows an array that records no host" },
+		{ "AUTO +all\n", "d", u1, "", 1, "allowed by AUTO",
+		  "AUTO +all allows an array that records no host" },
+		{ "AUTO +homehost\n", "d", u1, "", 0, "records no home host",
+		  "AUTO +homehost: an array that records no host is not this host's" },
 		{ "", "d", u1, "beta", 0, "created on host 'beta', this host is 'alpha'",
 		  "no config: another host's array does not start" },
 		{ "", "d", u1, "beta", 0,
@@ -335,8 +344,8 @@ static void test_policy(void)
 		  "HOMEHOST <ignore>: every array counts as this host's" },
 		{ "HOMEHOST <none>\n", "d", u1, "alpha", 0, "HOMEHOST <none>",
 		  "HOMEHOST <none>: an array that records a host is another host's" },
-		{ "HOMEHOST <none>\n", "d", u1, "", 1, "",
-		  "... one that records none is this host's" },
+		{ "HOMEHOST <none>\n", "d", u1, "", 0, "records no home host",
+		  "... and one that records none is not provably this host's either" },
 		{ "HOMEHOST beta\n", "d", u1, "beta", 1, "", "HOMEHOST NAME: that name is this host" },
 	};
 	char why[512];

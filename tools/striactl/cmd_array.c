@@ -813,6 +813,18 @@ static int assemble_scan(struct ctx *c, const struct policy *p,
 	uint32_t have, i;
 
 	if (only_dev) {
+		char real[PATH_MAX];
+		const char *what = device_excluded(realpath(only_dev, real) ?
+						   real : only_dev);
+
+		/* the same devices --scan skips (ondisk.c) */
+		if (what) {
+			err_msg(c, "%s is %s: no array is assembled from it automatically; name the members to start one from it ('striactl assemble NAME DEV...')",
+				only_dev, what);
+			log_notice("%s is %s: not assembled automatically",
+				   only_dev, what);
+			return EXIT_OK;
+		}
 		r = read_sb(only_dev, &sb, why, sizeof(why));
 		if (r == -ENODATA) {
 			err_msg(c, "%s: %s", only_dev, why);

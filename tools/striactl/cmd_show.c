@@ -699,15 +699,24 @@ int cmd_detail(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* The last second of the year 9999: later times are not dates anyone wrote. */
+#define LAST_TIME 253402300799ULL
+
+/*
+ * @t (seconds since the epoch, from a superblock) as an ISO 8601 UTC time;
+ * a value no calendar can show (above LAST_TIME, which as a signed time_t
+ * could even be before 1970) as the number and that it is not a time.
+ */
 static void out_time(struct out *o, const char *key, uint64_t t)
 {
 	char buf[64];
 	time_t tt = (time_t)t;
 	struct tm tm;
 
-	if (!gmtime_r(&tt, &tm) ||
+	if (t > LAST_TIME || !gmtime_r(&tt, &tm) ||
 	    !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t);
+		snprintf(buf, sizeof(buf), "%llu (not a valid time)",
+			 (unsigned long long)t);
 	out_str(o, key, buf);
 }
 

@@ -8,8 +8,10 @@
  * touched. A device that a running array holds (a member, a spare, a
  * replacement) is refused whatever the options: stop the array, or fail and
  * remove the member, first. --force only erases a superblock that is
- * damaged or of a newer format; a device with no stria superblock at all is
- * never written.
+ * damaged or of a newer format (the refusal names any file system or other
+ * signature libblkid finds there: a damaged superblock may be one that
+ * something else has since overwritten); a device with no stria superblock
+ * at all is never written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -65,7 +67,7 @@ static int zero_one(struct ctx *c, const char *dev, int force)
 	struct stria_ioc_query q;
 	struct stria_sb *sb;
 	struct stat st;
-	char why[160], name[STRIA_SB_NAME_LEN + 1];
+	char why[160], name[STRIA_SB_NAME_LEN + 1], other[512];
 	uint32_t role;
 	void *buf;
 	ssize_t n;
@@ -112,13 +114,19 @@ static int zero_one(struct ctx *c, const char *dev, int force)
 		goto out;
 	}
 	if (ret && !force) {
-		err_msg(c, "%s: the stria superblock is not usable (%s): nothing was changed; --force erases it anyway",
-			dev, why);
+		if (blkid_signatures(dev, other, sizeof(other)))
+			err_msg(c, "%s: the stria superblock is not usable (%s), and the device holds %s, which may have overwritten it: nothing was changed; --force erases the superblock's 4 KiB anyway",
+				dev, why, other);
+		else
+			err_msg(c, "%s: the stria superblock is not usable (%s): nothing was changed; --force erases it anyway",
+				dev, why);
 		ret = EXIT_FAIL;
 		goto out;
 	}
+	/* what to report, taken before the buffer is zeroed */
 	memcpy(name, sb->name, STRIA_SB_NAME_LEN);
 	name[STRIA_SB_NAME_LEN] = '\0';
+	role = stria_le32(sb->role);
 	memset(buf, 0, STRIA_SB_SIZE);
 	if (pwrite(fd, buf, STRIA_SB_SIZE, 0) != STRIA_SB_SIZE || fsync(fd)) {
 		err_msg(c, "%s: cannot erase the superblock: %s", dev,
@@ -128,12 +136,12 @@ static int zero_one(struct ctx *c, const char *dev, int force)
 	}
 	if (ret)
 		printf("erased the damaged stria superblock of %s\n", dev);
-	else if (stria_le32(sb->role) == STRIA_SB_ROLE_SPARE)
+	else if (role == STRIA_SB_ROLE_SPARE)
 		printf("erased the stria superblock of %s (a spare of array '%s')\n",
 		       dev, name);
 	else
 		printf("erased the stria superblock of %s (member %u of array '%s')\n",
-		       dev, stria_le32(sb->role), name);
+		       dev, role, name);
 	ret = EXIT_OK;
 out:
 	free(buf);

@@ -730,8 +730,14 @@ int conf_policy(const struct stria_conf *conf, const struct conf_candidate *cand
 			 path, a->line, cand->name, u, cand->name);
 		return 0;
 	}
-	local = kind == CONF_HOMEHOST_IGNORE || !cand->homehost[0] ||
-		(kind == CONF_HOMEHOST_NAME && !strcmp(cand->homehost, host));
+	/*
+	 * Only a recorded home host that is this host's name makes an array
+	 * this host's (or HOMEHOST <ignore>, the operator's word): anyone can
+	 * write a superblock that records no host on a disk and plug it in.
+	 */
+	local = kind == CONF_HOMEHOST_IGNORE ||
+		(kind == CONF_HOMEHOST_NAME && cand->homehost[0] &&
+		 !strcmp(cand->homehost, host));
 	if (!cand->homehost[0])
 		snprintf(hosts, sizeof(hosts), "it records no home host");
 	else if (kind == CONF_HOMEHOST_NAME)
@@ -757,7 +763,9 @@ int conf_policy(const struct stria_conf *conf, const struct conf_candidate *cand
 		snprintf(why, len, "%s", hosts);
 		return 1;
 	}
-	snprintf(why, len, "%s: another host's array is not started automatically; to allow it, add 'ARRAY %s uuid=%s' to %s (or AUTO +%s, or +all), or start it by hand with 'striactl assemble %s DEV...'",
-		 hosts, cand->name, u, path, cand->name, cand->name);
+	snprintf(why, len, "%s: %s is not started automatically; to allow it, add 'ARRAY %s uuid=%s' to %s (or AUTO +%s, or +all), or start it by hand with 'striactl assemble %s DEV...'",
+		 hosts, cand->homehost[0] ? "another host's array" :
+		 "an array that is not provably this host's", cand->name, u, path,
+		 cand->name, cand->name);
 	return 0;
 }

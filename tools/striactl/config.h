@@ -171,9 +171,10 @@ struct conf_candidate {
  * In order: an ARRAY line with its UUID (or, without uuid=, its name)
  * allows it, one with its name but another UUID refuses it; then AUTO's
  * first matching word decides, "homehost" matching an array local to
- * this host (@kind and @host from conf_homehost(): it records no host,
- * or this one, or the kind is <ignore>); with no word matching, a local
- * array starts and another host's does not. Returns 1 to start, 0 not,
+ * this host (@kind and @host from conf_homehost(): it records this
+ * host's name, or the kind is <ignore>; an array that records no host is
+ * not provably local); with no word matching, a local array starts and
+ * any other does not. Returns 1 to start, 0 not,
  * with @why (for the log: what decided, and how to allow it) filled
  * either way.
  */

@@ -139,12 +139,55 @@ int read_bitmap_dirty(const char *path, const struct stria_sb *sb,
 	return 0;
 }
 
+/*
+ * Block devices no array is assembled from automatically, by kernel name
+ * prefix: the same list as the KERNEL== exclusion of
+ * udev/64-stria-assembly.rules (stria arrays apart, which the rule sends
+ * elsewhere), so that --scan reads what udev would hand to --incremental.
+ * Loop and network block devices carry what whoever attached them wants
+ * (a desktop user can attach a loop device through udisks), RAM disks
+ * nothing that outlives a boot, CD and floppy drives no array.
+ */
+static const struct {
+	const char *prefix;
+	const char *what;
+} excluded_devices[] = {
+	{ "stria", "a stria array" },
+	{ "loop", "a loop device" },
+	{ "nbd", "a network block device" },
+	{ "ram", "a RAM disk" },
+	{ "zram", "a compressed RAM disk" },
+	{ "sr", "a CD drive" },
+	{ "fd", "a floppy drive" },
+};
+
+/**
+ * device_excluded() - is a block device one no array is assembled from
+ *	without an operator naming its members?
+ * @kname: the kernel's name of the device ("loop0"), or a /dev path
+ *
+ * Return: what it is ("a loop device"), or NULL when it may hold members.
+ */
+const char *device_excluded(const char *kname)
+{
+	const char *slash = strrchr(kname, '/');
+	size_t i;
+
+	if (slash)
+		kname = slash + 1;
+	for (i = 0; i < sizeof(excluded_devices) / sizeof(excluded_devices[0]); i++)
+		if (!strncmp(kname, excluded_devices[i].prefix,
+			     strlen(excluded_devices[i].prefix)))
+			return excluded_devices[i].what;
+	return NULL;
+}
+
 /**
  * scan_devices() - every block device that may hold a stria superblock
  * @fn: called with each /dev path and its valid superblock
  * @arg: passed to @fn
  *
- * Walks /sys/class/block, skipping stria arrays themselves and devices
+ * Walks /sys/class/block, skipping device_excluded()'s devices and those
  * without a /dev node. Returns the number of superblocks found.
  */
 int scan_devices(void (*fn)(const char *path, const struct stria_sb *sb,
@@ -161,8 +204,7 @@ int scan_devices(void (*fn)(const char *path, const struct stria_sb *sb,
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || !strncmp(de->d_name, "stria", 5) ||
-		    !strncmp(de->d_name, "sr", 2) || !strncmp(de->d_name, "fd", 2))
+		if (de->d_name[0] == '.' || device_excluded(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "/dev/%s", de->d_name);
 		if (stat(path, &st) || !S_ISBLK(st.st_mode))

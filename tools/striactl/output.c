@@ -8,6 +8,56 @@
 
 #include "output.h"
 
+/* @c is written as \xHH: not printable ASCII, or the backslash itself. */
+static int needs_escape(unsigned char c)
+{
+	return c < 0x20 || c >= 0x7f || c == '\\';
+}
+
+/**
+ * escape_text() - @src with every byte needs_escape() names as \xHH
+ * @dst: the result, always NUL-terminated; cut before an escape or a
+ *	byte that does not fit, never inside one
+ * @len: size of @dst
+ * @src: the text
+ *
+ * Return: the length of @dst.
+ */
+size_t escape_text(char *dst, size_t len, const char *src)
+{
+	size_t n = 0;
+
+	if (!len)
+		return 0;
+	for (; *src; src++) {
+		unsigned char c = (unsigned char)*src;
+
+		if (!needs_escape(c)) {
+			if (n + 1 >= len)
+				break;
+			dst[n++] = (char)c;
+		} else {
+			if (n + 4 >= len)
+				break;
+			snprintf(dst + n, 5, "\\x%02x", c);
+			n += 4;
+		}
+	}
+	dst[n] = '\0';
+	return n;
+}
+
+/* fputs(), with escape_text()'s escapes. */
+void fputs_text(const char *s, FILE *f)
+{
+	for (; *s; s++) {
+		if (needs_escape((unsigned char)*s))
+			fprintf(f, "\\x%02x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+}
+
 int out_parse_format(const char *s, enum out_format *fmt)
 {
 	if (!strcmp(s, "normal") || !strcmp(s, "text"))
@@ -113,7 +163,7 @@ static void export_value(FILE *f, const char *s)
 
 			if (c == '\'')
 				fputs("'\\''", f);
-			else if (c < 0x20 || c >= 0x7f || c == '\\')
+			else if (needs_escape(c))
 				fprintf(f, "\\x%02x", c);
 			else
 				fputc(c, f);
@@ -225,7 +275,9 @@ static void out_raw(struct out *o, const char *key, const char *val, int quote)
 		break;
 	case OUT_NORMAL:
 		indent(o, 0);
-		fprintf(o->f, "%s: %s\n", key, val);
+		fprintf(o->f, "%s: ", key);
+		fputs_text(val, o->f);
+		fputc('\n', o->f);
 		o->count[o->depth]++;
 		break;
 	case OUT_EXPORT:

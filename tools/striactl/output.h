@@ -45,4 +45,11 @@ void out_bool(struct out *o, const char *key, int val);
 /* Nothing there (e.g. no bitmap): null in JSON, "none" in the others. */
 void out_null(struct out *o, const char *key);
 
+/*
+ * Text from a device (a label, a name) for a terminal or a log: every byte
+ * that is not printable ASCII, and the backslash, as \xHH.
+ */
+size_t escape_text(char *dst, size_t len, const char *src);
+void fputs_text(const char *s, FILE *f);
+
 #endif

@@ -16,6 +16,7 @@
 
 #include "striactl.h"
 #include "ondisk.h"
+#include "output.h"
 
 /* What a libblkid USAGE means, in words. */
 static const char *usage_words(const char *usage)
@@ -39,12 +40,30 @@ static const char *probe_value(blkid_probe pr, const char *name)
 }
 
 /*
+ * Append @fmt with the value @name of the probe, escaped (escape_text():
+ * whoever made the disk chose its label, and libblkid passes it on raw),
+ * to @buf. Returns the new length.
+ */
+static size_t add_value(blkid_probe pr, const char *name, const char *fmt,
+			char *buf, size_t len, size_t n)
+{
+	const char *v = probe_value(pr, name);
+	char e[256];
+
+	if (!v || n >= len)
+		return n;
+	escape_text(e, sizeof(e), v);
+	n += snprintf(buf + n, len - n, fmt, e);
+	return n;
+}
+
+/*
  * Append "TYPE WHAT (version V, label "L", UUID U, at byte N)" for the
  * signature libblkid just found to @buf. Returns the new length.
  */
 static size_t describe(blkid_probe pr, char *buf, size_t len, size_t n)
 {
-	const char *type = probe_value(pr, "TYPE"), *what, *v;
+	const char *type = probe_value(pr, "TYPE"), *what;
 	const char *off = probe_value(pr, "SBMAGIC_OFFSET");
 
 	if (type) {
@@ -57,20 +76,54 @@ static size_t describe(blkid_probe pr, char *buf, size_t len, size_t n)
 	if (!type || n >= len)
 		return n;
 	n += snprintf(buf + n, len - n, "%s%s %s (", n ? "; " : "", type, what);
-	v = probe_value(pr, "VERSION");
-	if (v && n < len)
-		n += snprintf(buf + n, len - n, "version %s, ", v);
-	v = probe_value(pr, "LABEL");
-	if (v && n < len)
-		n += snprintf(buf + n, len - n, "label \"%s\", ", v);
-	v = probe_value(pr, "UUID");
-	if (!v)
-		v = probe_value(pr, "PTUUID");
-	if (v && n < len)
-		n += snprintf(buf + n, len - n, "UUID %s, ", v);
+	n = add_value(pr, "VERSION", "version %s, ", buf, len, n);
+	n = add_value(pr, "LABEL", "label \"%s\", ", buf, len, n);
+	n = add_value(pr, probe_value(pr, "UUID") ? "UUID" : "PTUUID", "UUID %s, ",
+		      buf, len, n);
 	if (n < len)
 		n += snprintf(buf + n, len - n, "at byte %s)", off ? off : "?");
 	return n < len ? n : len - 1;
+}
+
+/**
+ * blkid_signatures() - every signature libblkid recognizes on a device
+ * @path: the device
+ * @list: filled with their descriptions, "; "-separated ("" for none)
+ * @len: size of @list
+ *
+ * Return: how many were found.
+ */
+int blkid_signatures(const char *path, char *list, size_t len)
+{
+	blkid_probe pr;
+	size_t n = 0;
+	int found = 0;
+
+	if (len)
+		list[0] = '\0';
+	pr = blkid_new_probe_from_filename(path);
+	if (!pr) {
+		verbose_msg("%s: libblkid cannot probe it: %s", path, strerror(errno));
+		return 0;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
+					  BLKID_SUBLKS_USAGE |
+					  BLKID_SUBLKS_LABEL |
+					  BLKID_SUBLKS_UUID |
+					  BLKID_SUBLKS_VERSION |
+					  BLKID_SUBLKS_MAGIC |
+					  BLKID_SUBLKS_BADCSUM);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC |
+					 BLKID_PARTS_FORCE_GPT);
+	/* each call finds the next signature, as wipefs(8) walks them */
+	while (blkid_do_probe(pr) == 0 && n < len) {
+		n = describe(pr, list, len, n);
+		found++;
+	}
+	blkid_free_probe(pr);
+	return found;
 }
 
 /**
@@ -85,10 +138,8 @@ static size_t describe(blkid_probe pr, char *buf, size_t len, size_t n)
 const char *foreign_signature(const char *path, char *buf, size_t len)
 {
 	struct stria_sb sb;
-	char why[128], u[40], list[512] = "";
-	blkid_probe pr;
-	size_t n = 0;
-	int ret, found = 0;
+	char why[128], u[40], list[512];
+	int ret, found;
 
 	ret = read_sb(path, &sb, why, sizeof(why));
 	if (ret == 0) {
@@ -102,28 +153,7 @@ const char *foreign_signature(const char *path, char *buf, size_t len)
 		return buf;
 	}
 
-	pr = blkid_new_probe_from_filename(path);
-	if (!pr) {
-		verbose_msg("%s: libblkid cannot probe it: %s", path, strerror(errno));
-		return NULL;
-	}
-	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE |
-					  BLKID_SUBLKS_USAGE |
-					  BLKID_SUBLKS_LABEL |
-					  BLKID_SUBLKS_UUID |
-					  BLKID_SUBLKS_VERSION |
-					  BLKID_SUBLKS_MAGIC |
-					  BLKID_SUBLKS_BADCSUM);
-	blkid_probe_enable_partitions(pr, 1);
-	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC |
-					 BLKID_PARTS_FORCE_GPT);
-	/* each call finds the next signature, as wipefs(8) walks them */
-	while (blkid_do_probe(pr) == 0 && n < sizeof(list)) {
-		n = describe(pr, list, sizeof(list), n);
-		found++;
-	}
-	blkid_free_probe(pr);
+	found = blkid_signatures(path, list, sizeof(list));
 	verbose_msg("%s: no stria superblock; libblkid found %d other signature%s",
 		    path, found, found == 1 ? "" : "s");
 	if (!found)

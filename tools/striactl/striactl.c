@@ -135,14 +135,14 @@ static bool control_missing(int err)
 }
 
 /*
- * Load the module as mdadm and dmsetup do: run "modprobe stria" (the
- * command is $STRIA_MODPROBE when set, for tests). Returns modprobe's exit
- * status, or -1 when it could not run.
+ * Load the module as mdadm and dmsetup do: run "modprobe stria", found on
+ * PATH (no variable of ours chooses the command: striactl runs as root,
+ * from udev, the initramfs or sudo). Returns modprobe's exit status, or -1
+ * when it could not run.
  */
 static int run_modprobe(void)
 {
-	const char *cmd = getenv("STRIA_MODPROBE");
-	char *argv[] = { (char *)(cmd && *cmd ? cmd : "modprobe"), "stria", NULL };
+	char *argv[] = { "modprobe", "stria", NULL };
 	extern char **environ;
 	int status;
 	pid_t pid;

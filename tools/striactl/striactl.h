@@ -83,9 +83,11 @@ int confirm(const char *question);
 void uuid_fmt(const uint8_t *u, char *buf);
 int dev_size(const char *path, uint64_t *bytes);
 int read_sb(const char *path, struct stria_sb *sb, char *why, size_t len);
+const char *device_excluded(const char *kname);
 int read_bitmap_dirty(const char *path, const struct stria_sb *sb,
 		      uint64_t *dirty);
 const char *foreign_signature(const char *path, char *buf, size_t len);
+int blkid_signatures(const char *path, char *list, size_t len);
 int scan_devices(void (*fn)(const char *path, const struct stria_sb *sb,
 			    void *arg), void *arg);
 

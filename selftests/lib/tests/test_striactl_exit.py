@@ -101,3 +101,25 @@ def test_static_build_runs_without_libraries() -> None:
     assert p.returncode == 0 and p.stdout == f"striactl {VERSION}\n"
     ldd = subprocess.run(["ldd", str(static)], capture_output=True, text=True, check=False)
     assert "not a dynamic executable" in ldd.stdout + ldd.stderr
+
+
+@pytest.mark.skipif(os.path.exists("/dev/stria-control"), reason="the module is loaded here")
+def test_environment_does_not_choose_what_runs_as_root(tmp_path: Path) -> None:
+    # striactl runs modprobe as root (from udev, the initramfs, sudo): no
+    # variable may replace it. It is found on PATH, as mdadm finds it, so
+    # a test puts a stand-in first on PATH.
+    def script(path: Path, marker: Path, code: int) -> None:
+        path.write_text(f"#!/bin/sh\ntouch '{marker}'\nexit {code}\n")
+        path.chmod(0o755)
+
+    hook, stand_in = tmp_path / "hook", tmp_path / "bin" / "modprobe"
+    stand_in.parent.mkdir()
+    script(hook, tmp_path / "hook-ran", 0)
+    script(stand_in, tmp_path / "stand-in-ran", 1)
+    env = dict(os.environ, STRIA_MODPROBE=str(hook),
+               PATH=f"{stand_in.parent}:{os.environ.get('PATH', '/usr/bin:/bin')}")
+    p = subprocess.run([str(STRIACTL), "list"], capture_output=True, text=True,
+                       timeout=30, env=env)
+    assert not (tmp_path / "hook-ran").exists()
+    assert (tmp_path / "stand-in-ran").exists()
+    assert p.returncode == 4 and "'modprobe stria' failed" in p.stderr, p.stderr

@@ -8,6 +8,10 @@ they are printed in without cutting a value, colour only where it shows.
   ``NO_COLOR`` is set (https://no-color.org) or ``TERM=dumb``;
   ``--color never`` and anything that is not a terminal get plain text
   without a single escape sequence; ``--color always`` forces it.
+* Device strings: a drive's model and serial, a label, are chosen by
+  whoever made the device; every cell and line is printed with control
+  characters escaped (:func:`stria.safetext.printable`) and never read as
+  rich markup, so no escape sequence or ``[tag]`` reaches the terminal.
 * Tables: a table whose columns fit is printed as columns, long cells
   wrapped at spaces; one that cannot fit even so (a column's longest word
   is wider than what is left) is printed as one block per row, ``column
@@ -21,6 +25,8 @@ import os
 import shutil
 import re
 from typing import IO, Any, Iterable, Iterator
+
+from .safetext import printable
 
 COLOR_CHOICES = ("auto", "always", "never")
 
@@ -88,7 +94,7 @@ class Table:
         self.rows: list[list[str]] = []
 
     def add_row(self, *cells: Any) -> None:
-        row = ["" if c is None else str(c) for c in cells]
+        row = ["" if c is None else printable(str(c)) for c in cells]
         if len(row) != len(self.columns):
             raise ValueError(f"{len(row)} cells for {len(self.columns)} columns")
         self.rows.append(row)
@@ -128,6 +134,7 @@ class Table:
     def _columns(self, widths: list[int]) -> Any:
         from rich import box
         from rich.table import Table as RichTable
+        from rich.text import Text
 
         t = RichTable(header_style="bold", box=box.Box(_RULE_UNDER_HEADER, ascii=True),
                       show_edge=False, pad_edge=False, padding=(0, _GAP - 1, 0, 0),
@@ -135,7 +142,7 @@ class Table:
         for c, w in zip(self.columns, widths):
             t.add_column(c, overflow="fold", width=w)
         for r in self.rows:
-            t.add_row(*r)
+            t.add_row(*(Text(c) for c in r))
         return t
 
     def _blocks(self) -> Iterator[Any]:
@@ -151,7 +158,7 @@ class Table:
             t.add_column(overflow="fold")
             for name, value in zip(self.columns[1:], r[1:]):
                 if value:
-                    t.add_row("  " + name, value)
+                    t.add_row(Text("  " + name), Text(value))
             yield t
 
     def __rich_console__(self, console: Any, options: Any) -> Iterator[Any]:
@@ -179,10 +186,13 @@ def to_text(things: Iterable[Any], width: int = 80) -> str:
 
 
 def emit(con: Any, *things: Any) -> None:
-    """Print on ``con`` without the spaces rich pads lines with."""
+    """Print on ``con`` without the spaces rich pads lines with; a string
+    is printed as it is (no markup), control characters escaped."""
+    from rich.text import Text
+
     with con.capture() as cap:
         for t in things:
-            con.print(t)
+            con.print(Text(printable(t, keep_newlines=True)) if isinstance(t, str) else t)
     text = _TRAILING.sub(r"\1", cap.get())
     con.file.write(text)
     con.file.flush()

@@ -103,3 +103,59 @@ def test_missing_and_duplicate_devices(tmp_path: Path) -> None:
     assert vs[0].allowed(False)
     assert not vs[1].allowed(True) and "same device as" in vs[1].fatal[0]
     assert vs[2].fatal == ["does not exist"]
+
+
+def _stria_member(path: Path, name: bytes = b"data", role: int = 2) -> None:
+    """The first 4 KiB of a stria member: magic, array name, role (the
+    checksum is not checked here: any superblock, valid or not, is data)."""
+    sb = bytearray(8192)
+    sb[0:8] = b"STRIA-SB"
+    sb[64:64 + len(name)] = name
+    sb[108:112] = role.to_bytes(4, "little")
+    path.write_bytes(bytes(sb))
+
+
+def test_stria_member_is_refused_unless_forced(tmp_path: Path) -> None:
+    # blkid does not know stria's superblock: the check must read it.
+    dev = tmp_path / "nvme1n1"
+    _stria_member(dev)
+    v = safety.check(str(dev), FakeRun((2, "")), root=tmp_path / "sys")
+    assert not v.allowed(force=False) and v.allowed(force=True)
+    assert v.problems == ["stria superblock (member 2 of array 'data')"]
+
+
+def test_stria_spare_and_hostile_name_are_described_escaped(tmp_path: Path) -> None:
+    dev = tmp_path / "nvme1n1"
+    _stria_member(dev, name=b"a\x1b[2Jb", role=0xFFFFFFFF)
+    v = safety.check(str(dev), FakeRun((2, "")), root=tmp_path / "sys")
+    assert v.problems == ["stria superblock (spare of array 'a\\x1b[2Jb')"]
+
+
+def test_device_opened_exclusively_is_refused(tmp_path: Path, monkeypatch: Any) -> None:
+    # Mounted, or held by md, dm or a running stria array: the kernel
+    # refuses an exclusive open with EBUSY even when sysfs shows no holder.
+    import errno
+    import os
+
+    dev = tmp_path / "nvme1n1"
+    dev.write_bytes(b"\0" * 4096)
+    real_open = os.open
+
+    def fake_open(path: Any, flags: int, *a: Any) -> int:
+        if str(path) == str(dev) and flags & os.O_EXCL:
+            raise OSError(errno.EBUSY, "Device or resource busy")
+        return real_open(path, flags, *a)
+
+    monkeypatch.setattr(safety.devices, "is_block_device", lambda p: True)
+    monkeypatch.setattr(safety.os, "open", fake_open)
+    v = safety.check(str(dev), FakeRun((2, ""), LSBLK_EMPTY), root=tmp_path / "sys")
+    assert not v.allowed(force=False)
+    assert any("in use" in p for p in v.problems)
+
+
+def test_lvm_and_zfs_members_are_refused() -> None:
+    lvm = "TYPE=LVM2_member\nUSAGE=raid\nVERSION=LVM2 001\n"
+    zfs = "TYPE=zfs_member\nUSAGE=filesystem\nLABEL=tank\n"
+    assert safety.blkid_problems(0, lvm) == ["array member (LVM2_member)"]
+    assert safety.blkid_problems(0, zfs) == ["array member (zfs_member)"]
+    assert safety.blkid_problems(0, "PTTYPE=gpt\x1b[2J\n") == ["partition table (gpt\\x1b[2J)"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,24 @@ def test_man_pages_document_quiet_verbose_version(page: Path) -> None:
     text = page.read_text()
     for opt in (r"\-q", r"\-\-quiet", r"\-v", r"\-\-verbose", r"\-\-version"):
         assert opt in text, f"{page.name} does not document {opt}"
+
+
+def test_documented_metrics_cron_job_is_unprivileged_and_safe(tmp_path: Path) -> None:
+    # A cron job that writes a fixed name in a directory another user can
+    # write to, as root, follows whatever link that user put there.
+    text = (TOP / "Documentation" / "stria" / "admin.rst").read_text()
+    job = text[text.index("# /etc/cron.d/stria-metrics"):].splitlines()[1].split(None, 6)
+    user, command = job[5], job[6]
+    assert user not in ("root", "0")
+    assert "mktemp" in command and "$$" not in command and ".tmp" not in command
+    # Run it: the file appears whole under its name, no temporary is left.
+    fake = tmp_path / "striactl"
+    fake.write_text("#!/bin/sh\necho 'stria_up 1'\n")
+    fake.chmod(0o755)
+    d = tmp_path / "node-exporter"
+    d.mkdir()
+    command = command.replace("/var/lib/prometheus/node-exporter", str(d))
+    command = command.replace("/usr/sbin/striactl", str(fake))
+    subprocess.run(["/bin/sh", "-c", command], check=True)
+    assert [p.name for p in d.iterdir()] == ["stria.prom"]
+    assert (d / "stria.prom").read_text() == "stria_up 1\n"

@@ -29,12 +29,12 @@ def test_launcher_from_checkout() -> None:
     assert res.returncode == 0 and res.stdout == f"stria-tune {__version__}\n"
 
 
-def test_launcher_profiles_json_and_env_root(tmp_path: Path) -> None:
+def test_launcher_profiles_json_and_root(tmp_path: Path) -> None:
     res = launch("profiles", "-o", "json")
     assert res.returncode == 0, res.stderr
     names = [p["name"] for p in json.loads(res.stdout)["profiles"]]
     assert names == ["balanced", "latency", "throughput"]
-    res = launch("show", "-o", "json", STRIA_SYSFS_ROOT=str(FIXTURES / "degraded"))
+    res = launch("show", "-o", "json", "--root", str(FIXTURES / "degraded"))
     assert res.returncode == 0, res.stderr
     report = json.loads(res.stdout)
     assert [c["link"]["current"] for c in report["controllers"]] == [
@@ -43,19 +43,38 @@ def test_launcher_profiles_json_and_env_root(tmp_path: Path) -> None:
     assert "cannot open" in report["controllers"][0]["coalescing"]["error"]
 
 
-def test_state_dir_from_environment(tmp_path: Path) -> None:
+HOOKS = {"STRIA_SYSFS_ROOT": "root", "STRIA_TUNE_STATE_DIR": "state_dir",
+         "STRIA_TUNE_MODPROBE_DIR": "modprobe_dir", "STRIA_TUNE_UDEV_DIR": "udev_dir",
+         "STRIA_TUNE_PROFILE_DIR": "profile_dir"}
+
+
+@pytest.mark.parametrize("command", ["show", "apply", "revert", "persist", "unpersist"])
+def test_environment_does_not_steer_where_it_reads_and_writes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    # stria-tune runs as root (sudo may keep the caller's environment): a
+    # variable must not choose the sysfs it trusts, the state revert
+    # writes back from, or where rules and module options go. Only the
+    # command-line options do.
+    from stria.tune import cli
+
+    argv = [command] + (["-p", "latency"] if command in ("apply", "persist") else [])
+    defaults = vars(cli.build_parser().parse_args(argv))
+    for name in HOOKS:
+        monkeypatch.setenv(name, str(tmp_path / name))
+    args = vars(cli.build_parser().parse_args(argv))
+    for name, dest in HOOKS.items():
+        assert args[dest] == defaults[dest], name
+    assert args["root"] == "/" and args["profile_dir"] == []
+
+
+def test_options_choose_the_directories(tmp_path: Path) -> None:
     import shutil
 
     root = tmp_path / "t"
     shutil.copytree(FIXTURES / "plain4", root, symlinks=True)
-    env = {"STRIA_SYSFS_ROOT": str(root), "STRIA_TUNE_STATE_DIR": str(tmp_path / "st"),
-           "STRIA_TUNE_MODPROBE_DIR": str(tmp_path)}
-    os.environ.update(env)
-    try:
-        code, out = run_json(["apply", "-p", "balanced"], nvme=FakeNvme(root))
-    finally:
-        for k in env:
-            os.environ.pop(k)
+    code, out = run_json(["apply", "-p", "balanced", "--root", str(root),
+                          "--state-dir", str(tmp_path / "st"),
+                          "--modprobe-dir", str(tmp_path)], nvme=FakeNvme(root))
     assert code == 0
     assert (tmp_path / "st" / "state.json").exists()
 

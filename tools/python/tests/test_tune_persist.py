@@ -7,7 +7,7 @@ import re
 import shlex
 from pathlib import Path
 
-from fixtures.tunefakes import FIXTURES, FakeNvme, run, run_json
+from fixtures.tunefakes import FIXTURES, FakeNvme, copy_fixture, run, run_json
 from stria.discovery import discover
 from stria.tune import profiles
 from stria.tune.persist import rules_text
@@ -105,3 +105,59 @@ def test_persist_bad_input(tmp_path: Path) -> None:
     code, _, err = run(["persist", "-p", "nope", *base])
     assert code == 1 and "unknown profile 'nope'" in err
     assert list(tmp_path.iterdir()) == []
+
+
+HOSTILE_SERIAL = 'x",RUN+="/tmp/x'
+
+
+def _with_serial(tmp_path: Path, ctrl: str, serial: str) -> Path:
+    root = copy_fixture("plain4", tmp_path)
+    (root / "sys/class/nvme" / ctrl / "serial").write_text(serial + "\n")
+    return root
+
+
+def test_persist_refuses_a_serial_that_carries_rule_syntax(tmp_path: Path) -> None:
+    # A drive chooses its serial number and the kernel passes it on as is:
+    # written into ATTR{serial}=="..." it would end the string and add a
+    # RUN+= that udev runs as root at every boot.
+    root = _with_serial(tmp_path, "nvme1", HOSTILE_SERIAL)
+    udev = tmp_path / "rules.d"
+    base = ["--root", str(root), "--udev-dir", str(udev)]
+    for extra in (["--dry-run"], []):
+        code, out, err = run(["persist", "-p", "throughput", "nvme1n1", *base, *extra])
+        assert code == 1, out
+        assert out == ""
+        assert "nvme1" in err and "serial" in err and "/tmp/x" in err
+        assert "without naming devices" in err
+        assert not udev.exists()
+    # Every other drive is still fine, and so is the rule for all of them.
+    code, out, _ = run(["persist", "-p", "throughput", "nvme2n1", *base, "--dry-run"])
+    assert code == 0 and "RUN+=\"/tmp" not in out
+
+
+def test_persist_refuses_a_control_character_in_the_serial(tmp_path: Path) -> None:
+    root = _with_serial(tmp_path, "nvme1", "ab\x1b[2Jcd")
+    code, out, err = run(["persist", "-p", "throughput", "nvme1n1", "--dry-run",
+                          "--root", str(root), "--udev-dir", str(tmp_path / "r")])
+    assert code == 1 and out == ""
+    assert "\x1b" not in err and "\\x1b" in err
+
+
+def test_persist_refuses_a_hostile_wwid(tmp_path: Path) -> None:
+    root = copy_fixture("plain4", tmp_path)
+    (root / "sys/block/nvme1n1/wwid").write_text('w", RUN+="/tmp/x\n')
+    code, out, err = run(["persist", "-p", "latency", "nvme1n1", "--dry-run",
+                          "--root", str(root), "--udev-dir", str(tmp_path / "r")])
+    assert code == 1 and out == "" and "wwid" in err
+
+
+def test_persist_refuses_rule_syntax_in_a_profile(tmp_path: Path) -> None:
+    prof = tmp_path / "profiles"
+    prof.mkdir()
+    (prof / "evil.toml").write_text(
+        'description = "x"\n[queue.scheduler]\nvalue = \'none",RUN+="/tmp/x\'\nwhy = "x"\n')
+    udev = tmp_path / "rules.d"
+    code, out, err = run(["persist", "-p", "evil", "--profile-dir", str(prof), "--dry-run",
+                          "--root", str(FIXTURES / "plain4"), "--udev-dir", str(udev)])
+    assert code == 1 and out == "" and "queue.scheduler" in err
+    assert not udev.exists()

@@ -88,3 +88,29 @@ def test_user_dir_overrides_and_adds(tmp_path: Path) -> None:
     assert mine.description == "mine" and mine.recommended("nomerges") == "1"
     assert not mine.has_nvme
     assert profiles.load("db", dirs).recommended("read_ahead_kb") == "0"
+
+
+@pytest.mark.parametrize("text", ["x\ninstall nvme /tmp/x", "x\rY", "a\x1b[2Jb", "a\u202eb"])
+def test_profile_text_must_be_one_printable_line(text: str) -> None:
+    # "why" becomes a comment line in modprobe.d: a newline in it would
+    # add an "install nvme /tmp/x" line that modprobe runs as root.
+    for data in ({"description": text},
+                 {"cpu_cost": text},
+                 {"queue": {"nomerges": {"value": 2, "why": text}}},
+                 {"nvme": {"coalescing": {"time_100us": 1, "threshold": 1, "why": text}}},
+                 {"module": {"nvme": {"poll_queues": {"value": 1, "why": text}}}}):
+        with pytest.raises(ProfileError, match="one line of printable text"):
+            profiles.parse("p", "p.toml", data)
+
+
+@pytest.mark.parametrize("value", ['none",RUN+="/tmp/x', "none\n", "mq*", "a,b", ""])
+def test_scheduler_must_be_a_scheduler_name(value: str) -> None:
+    with pytest.raises(ProfileError, match="queue.scheduler"):
+        profiles.parse("p", "p.toml", {"queue": {"scheduler": {"value": value}}})
+
+
+def test_profile_name_must_be_safe(tmp_path: Path) -> None:
+    bad = tmp_path / "a\nACTION.toml"
+    bad.write_text('description = "x"\n')
+    with pytest.raises(ProfileError, match="profile name"):
+        profiles.load(str(bad), [])

@@ -125,3 +125,24 @@ def test_show_unknown_profile() -> None:
     code, _, err = run(["show", "--root", str(root), "-p", "turbo"], nvme=FakeNvme(root))
     assert code == 1
     assert "unknown profile 'turbo' (available: balanced, latency, throughput" in err
+
+
+def test_show_prints_drive_strings_escaped(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # The drive chooses its model and serial; the kernel passes them on.
+    # An escape sequence in them must reach the terminal as text, and
+    # brackets must not be taken for markup.
+    from fixtures.tunefakes import copy_fixture
+
+    root = copy_fixture("plain4", tmp_path)
+    ctrl = root / "sys/class/nvme/nvme1"
+    (ctrl / "model").write_text("Evil\x1b]0;owned\x07 [bold]SSD\x1b[2J\n")
+    (ctrl / "serial").write_text("s\x9b1m\u202eN\n")
+    monkeypatch.setenv("COLUMNS", "300")
+    code, out, _ = run(["show", "-v", "--root", str(root), "--color", "never"],
+                       nvme=FakeNvme(root))
+    assert code == 0
+    assert not any(ord(ch) < 0x20 and ch != "\n" or 0x7f <= ord(ch) < 0xa0
+                   or ch == "\u202e" for ch in out)
+    assert "Evil\\x1b]0;owned\\x07 [bold]SSD\\x1b[2J" in out
+    assert "s\\x9b1m\\u202eN" in out

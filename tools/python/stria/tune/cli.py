@@ -21,6 +21,7 @@ from typing import IO, Any, Sequence
 from .. import __version__, textout
 from ..cliutil import run_main
 from ..textout import Table, emit
+from ..safetext import UnsafeText
 from ..discovery import BlockDevice, System, block_device, device_name, discover
 from ..sysfs import Sysfs
 from . import apply as applymod
@@ -39,11 +40,6 @@ class CliError(Exception):
     """A user-facing error: printed as 'stria-tune: error: ...', exit 1."""
 
 
-def _env_path(name: str, default: Path) -> Path:
-    value = os.environ.get(name)
-    return Path(value) if value else default
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line (shtab generates shell completion from it)."""
     return _parser()
@@ -53,26 +49,21 @@ def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("-o", "--output", choices=("normal", "json"), default="normal",
                         help="output format (default: normal)")
-    common.add_argument("--root", default=os.environ.get("STRIA_SYSFS_ROOT", "/"),
-                        help="root of the /sys and /proc trees to use "
-                             "(env STRIA_SYSFS_ROOT; default /)")
-    common.add_argument("--state-dir", type=Path,
-                        default=_env_path("STRIA_TUNE_STATE_DIR", STATE_DIR),
-                        help="where the revert state lives (env STRIA_TUNE_STATE_DIR; "
-                             "default %(default)s)")
-    common.add_argument("--modprobe-dir", type=Path,
-                        default=_env_path("STRIA_TUNE_MODPROBE_DIR", Path("/etc/modprobe.d")),
-                        help="where module options go (env STRIA_TUNE_MODPROBE_DIR; "
-                             "default %(default)s)")
-    common.add_argument("--udev-dir", type=Path,
-                        default=_env_path("STRIA_TUNE_UDEV_DIR", persist.DEFAULT_DIR),
-                        help="where persist writes its rules (env STRIA_TUNE_UDEV_DIR; "
-                             "default %(default)s)")
+    # Where it reads and writes comes from the command line only, never
+    # from the environment: stria-tune runs as root, and sudo or a unit
+    # may pass the caller's environment on.
+    common.add_argument("--root", default="/",
+                        help="root of the /sys and /proc trees to use (default /)")
+    common.add_argument("--state-dir", type=Path, default=STATE_DIR,
+                        help="where the revert state lives (default %(default)s)")
+    common.add_argument("--modprobe-dir", type=Path, default=Path("/etc/modprobe.d"),
+                        help="where module options go (default %(default)s)")
+    common.add_argument("--udev-dir", type=Path, default=persist.DEFAULT_DIR,
+                        help="where persist writes its rules (default %(default)s)")
     textout.add_output_arguments(common)
-    env_dirs = [Path(p) for p in os.environ.get("STRIA_TUNE_PROFILE_DIR", "").split(":") if p]
-    common.add_argument("--profile-dir", type=Path, action="append", default=env_dirs,
+    common.add_argument("--profile-dir", type=Path, action="append", default=[],
                         help="extra directory of *.toml profiles, searched first "
-                             "(repeatable; env STRIA_TUNE_PROFILE_DIR, colon-separated)")
+                             "(repeatable)")
 
     parser = argparse.ArgumentParser(
         prog=PROG, description="Inspect, apply, revert and persist the NVMe and "
@@ -444,7 +435,10 @@ def cmd_persist(ctx: Context) -> int:
         if others:
             raise CliError(f"{', '.join(others)}: not an NVMe device; the rules only "
                            f"match NVMe namespaces")
-    text = persist.rules_text(prof, system, devices)
+    try:
+        text = persist.rules_text(prof, system, devices)
+    except UnsafeText as e:
+        raise CliError(f"{e}; nothing was written") from e
     path = args.udev_dir / persist.RULES_FILE
     if not args.dry_run:
         try:

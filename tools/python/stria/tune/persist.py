@@ -7,6 +7,10 @@ the controller, both when it is added (coldplug at boot) and when the
 driver reports it connected (NVME_EVENT=connected, after a reset or
 hotplug; at "add" time a hotplugged controller may not be live yet).
 Module parameters are not here: apply writes them to modprobe.d.
+
+Every value written between quotes goes through rules_value(): a drive
+picks its own serial number, so one that could end the quoted string (and
+add a RUN+= that udev runs as root) is refused, and nothing is written.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import shutil
 from pathlib import Path
 
 from ..discovery import BlockDevice, System
+from ..safetext import UnsafeText, rule_value
 from .plan import HEAD_ONLY_PATHS
 from .profiles import Profile, Setting
 from .state import atomic_write
@@ -27,11 +32,29 @@ def nvme_cli() -> str:
     return shutil.which("nvme", path="/usr/sbin:/sbin:/usr/bin:/bin") or "/usr/sbin/nvme"
 
 
+def _device_value(text: str, what: str) -> str:
+    try:
+        return rule_value(text, what)
+    except UnsafeText as e:
+        raise UnsafeText(f"{e} (rules for named devices match them by it): persist "
+                         f"without naming devices, so that the rules match every NVMe "
+                         f"namespace and controller, or leave this device out") from e
+
+
+def _profile_value(text: str, what: str) -> str:
+    try:
+        return rule_value(text, what)
+    except UnsafeText as e:
+        raise UnsafeText(f"{e}; correct the profile") from e
+
+
 def rules_text(profile: Profile, system: System, devices: list[BlockDevice] | None,
                nvme: str | None = None) -> str:
     """The rules for ``profile``: every NVMe namespace, or only ``devices``
-    (matched by their stable WWID and their controllers' serial numbers)."""
-    nvme = nvme or nvme_cli()
+    (matched by their stable WWID and their controllers' serial numbers).
+    UnsafeText when a value cannot be written safely (nothing is then)."""
+    nvme = rule_value(nvme or nvme_cli(), "the path of nvme-cli")
+    _profile_value(profile.name, "the profile name")
     lines = [
         f"# Written by 'stria-tune persist --profile {profile.name}'; remove with",
         "# 'stria-tune unpersist'. Re-applies the profile's block-queue settings and",
@@ -55,7 +78,8 @@ def rules_text(profile: Profile, system: System, devices: list[BlockDevice] | No
             for dev in devices:
                 if dev.wwid:
                     # Matches the namespace and its multipath paths alike.
-                    lines.append(f'{match_block}{test}, ATTR{{wwid}}=="{dev.wwid}", {assigns}')
+                    wwid = _device_value(dev.wwid, f"{dev.name}'s wwid")
+                    lines.append(f'{match_block}{test}, ATTR{{wwid}}=="{wwid}", {assigns}')
         else:
             lines.append(f"{match_block}{test}, {assigns}")
     coal = profile.coalescing()
@@ -70,8 +94,11 @@ def rules_text(profile: Profile, system: System, devices: list[BlockDevice] | No
             for dev in devices:
                 for name in dev.controllers:
                     ctrl = system.controller(name)
-                    if ctrl is not None and ctrl.serial and ctrl.serial not in serials:
-                        serials.append(ctrl.serial)
+                    if ctrl is None or not ctrl.serial:
+                        continue
+                    checked = _device_value(ctrl.serial, f"{name}'s serial number")
+                    if checked not in serials:
+                        serials.append(checked)
         for serial in serials:
             who = f', ATTR{{serial}}=="{serial}"' if serial else ""
             lines.append(f'ACTION=="add", {match}{who}, RUN+="{cmd}"')
@@ -82,7 +109,8 @@ def rules_text(profile: Profile, system: System, devices: list[BlockDevice] | No
 
 
 def _assigns(settings: list[Setting]) -> str:
-    return ", ".join(f'ATTR{{queue/{s.key}}}="{s.value}"' for s in settings)
+    return ", ".join(f'ATTR{{queue/{s.key}}}="{_profile_value(s.value, f"queue.{s.key}")}"'
+                     for s in settings)
 
 
 def write_rules(udev_dir: Path, text: str) -> Path:

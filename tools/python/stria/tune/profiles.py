@@ -27,6 +27,7 @@ directory given with --profile-dir.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,8 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # the same parser, from PyPI (Debian: python3-tomli)
     import tomli as tomllib
+
+from ..safetext import UnsafeText, one_line
 
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "profiles"
 DEFAULT_USER_DIRS = (Path("/etc/stria-tune/profiles"),)
@@ -73,8 +76,23 @@ QUEUE_ORDER = ("scheduler", "nr_requests", "nomerges", "rq_affinity",
                "add_random", "iostats", "write_cache", "io_timeout", "io_poll")
 
 
+#: A profile's name (its file name without .toml) and a scheduler's name:
+#: both end up in generated files, so neither may hold anything else.
+PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*")
+SCHEDULER_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
 class ProfileError(Exception):
     """A profile cannot be found or is malformed."""
+
+
+def _text(value: object, where: str) -> str:
+    """A description or reason: it is printed, and written as a comment
+    into modprobe.d, so it must stay one line."""
+    try:
+        return one_line(str(value), where)
+    except UnsafeText as e:
+        raise ProfileError(str(e)) from e
 
 
 @dataclass(frozen=True)
@@ -159,8 +177,9 @@ class Profile:
 def _check(kind: str, value: object, where: str) -> str:
     """Validate one value against its kind; return its sysfs text."""
     if kind == "word":
-        if not isinstance(value, str) or not value or " " in value:
-            raise ProfileError(f"{where}: expected a scheduler name, got {value!r}")
+        if not isinstance(value, str) or not SCHEDULER_NAME.fullmatch(value):
+            raise ProfileError(f"{where}: expected a scheduler name (lower-case letters, "
+                               f"digits, - and _), got {value!r}")
         return value
     if kind == "cache":
         if value not in ("write back", "write through"):
@@ -190,7 +209,7 @@ def _entry(table: object, where: str) -> tuple[object, str]:
     unknown = set(table) - {"value", "why"}
     if unknown:
         raise ProfileError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-    return table["value"], str(table.get("why", ""))
+    return table["value"], _text(table.get("why", ""), f"{where}.why")
 
 
 def parse(name: str, source: str, data: dict[str, object]) -> Profile:
@@ -198,8 +217,12 @@ def parse(name: str, source: str, data: dict[str, object]) -> Profile:
     unknown = set(data) - {"description", "cpu_cost", "queue", "nvme", "module"}
     if unknown:
         raise ProfileError(f"{source}: unknown section(s) {', '.join(sorted(unknown))}")
-    prof = Profile(name=name, description=str(data.get("description", "")),
-                   source=source, cpu_cost=str(data.get("cpu_cost", "")))
+    if not PROFILE_NAME.fullmatch(name):
+        raise ProfileError(f"{source}: the profile name {name!r} may only hold letters, "
+                           f"digits and . _ + - (rename the file)")
+    prof = Profile(name=name, description=_text(data.get("description", ""),
+                                                f"{source}: description"),
+                   source=source, cpu_cost=_text(data.get("cpu_cost", ""), f"{source}: cpu_cost"))
     queue = data.get("queue", {})
     if not isinstance(queue, dict):
         raise ProfileError(f"{source}: [queue] must be a table")
@@ -249,7 +272,8 @@ def _coalescing(table: object, where: str) -> Setting:
             raise ProfileError(f"{where}: {key} must be an integer 0..255, got {value!r}")
         fields.append(value)
     reg = Coalescing(fields[0], fields[1]).register
-    return Setting("coalescing", "coalescing", f"0x{reg:04x}", str(table.get("why", "")))
+    return Setting("coalescing", "coalescing", f"0x{reg:04x}",
+                   _text(table.get("why", ""), f"{where}.why"))
 
 
 def search_path(extra: list[Path] | None = None) -> list[Path]:

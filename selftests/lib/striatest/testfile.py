@@ -12,7 +12,7 @@ from striatest.kernels import TIERS
 KEYS = ("DESCRIPTION", "VM_NVME", "VM_NVME_SIZE", "VM_NUMA", "VM_NVME_NODES", "VM_NULLB",
         "VM_NULLB_SIZE_MB", "VM_MEM", "VM_CPUS", "VM_APPEND", "HOST", "TIMEOUT", "KERNELS",
         "KERNELS_LONG", "VM_MACHINE", "SERIAL", "VM_PROFILE", "VM_PREALLOC", "VM_HOTPLUG",
-        "KEEP_OUT", "VM_TCG_THREADS")
+        "KEEP_OUT", "VM_TCG_THREADS", "MAY_SKIP")
 
 
 @dataclass
@@ -57,6 +57,33 @@ class TestSpec:
     # one host thread per vCPU (QEMU's thread=multi) instead of one for all:
     # for a benchmark of work spread over the guest's CPUs, run alone
     tcg_multi: bool = False
+    # tier -> why the test may skip there (MAY_SKIP); a skip on a tier not
+    # named is a failure: make check must not pass what it did not run
+    may_skip: dict[str, str] = field(default_factory=dict)
+
+
+def parse_may_skip(value: str, path: Path) -> dict[str, str]:
+    """MAY_SKIP: one declaration a line, 'TIER [TIER...]: why', the tiers
+    where the test's requires() may legitimately fail and the reason; a
+    tier with no reason, or an unknown one, is an error of the file."""
+    out: dict[str, str] = {}
+    for line in value.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        tiers, sep, why = line.partition(":")
+        why = why.strip()
+        if not sep or not tiers.split() or not why:
+            raise ValueError(f"{path}: MAY_SKIP line {line!r}: write 'TIER [TIER...]: why'")
+        unknown = set(tiers.split()) - set(TIERS)
+        if unknown:
+            raise ValueError(f"{path}: unknown kernel tier {' '.join(sorted(unknown))} in "
+                             f"MAY_SKIP (tiers: {' '.join(TIERS)})")
+        for tier in tiers.split():
+            if tier in out:
+                raise ValueError(f"{path}: MAY_SKIP names {tier} twice")
+            out[tier] = why
+    return out
 
 
 def load(path: Path, top: Path) -> TestSpec:
@@ -101,6 +128,7 @@ def load(path: Path, top: Path) -> TestSpec:
     if "KERNELS" in vals:
         spec.kernels = vals["KERNELS"].split()
     spec.kernels_long = vals.get("KERNELS_LONG", "").split()
+    spec.may_skip = parse_may_skip(vals.get("MAY_SKIP", ""), path)
     unknown = set(spec.kernels + spec.kernels_long) - set(TIERS)
     if unknown:
         raise ValueError(f"{path}: unknown kernel tier {' '.join(sorted(unknown))} in KERNELS "

@@ -645,6 +645,16 @@ static inline int stria_poll_queue(struct block_device *bdev,
 #endif
 
 /*
+ * crc32c() (the superblock checksum), the same call on every kernel; only
+ * the option that builds it moved:
+ *   2.6.23: libcrc32c (CONFIG_LIBCRC32C), <linux/crc32c.h>
+ *   6.15:   the CRC32 library (CONFIG_CRC32), declared in <linux/crc32.h>;
+ *           CONFIG_LIBCRC32C is gone
+ * No wrapper: scripts/probe-kernel refuses a kernel that has neither
+ * (probes crc32c_libcrc32c and crc32c_crc32).
+ */
+
+/*
  * The RAID6 syndrome library (raid6_pq.ko):
  *   2.6.18: a call table chosen at load: raid6_call.gen_syndrome();
  *           raid6_2data_recov() and raid6_datap_recov() are function

@@ -25,10 +25,11 @@
 #                   default, DESTDIR supported)
 
 # The kernel to build against: the running kernel's headers, else the newest
-# installed Debian headers (the host here runs a kernel without headers).
+# installed headers by version (sort -V: 6.12 after 6.9; the host here runs
+# a kernel without headers).
 KVER ?= $(shell uname -r)
 KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
-		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
+		    $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n1))
 KRELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 # The kernels make lint builds the module for, W=1 and sparse: Debian's 6.1
 # and 6.12 headers (scripts/kernel-dirs), else KDIR.

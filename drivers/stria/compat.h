@@ -645,6 +645,22 @@ static inline int stria_poll_queue(struct block_device *bdev,
 #endif
 
 /*
+ * A workqueue whose work runs on the CPU that queued it (queue_work_on()
+ * honours the CPU), what alloc_workqueue() without WQ_UNBOUND has always
+ * given:
+ *   <6.17: no flag for it: bound unless WQ_UNBOUND
+ *   6.17:  WQ_PERCPU says so, on the way to unbound by default (Debian's
+ *          6.12.117 has the flag too); Debian's 7.3.4 WARNs at a workqueue
+ *          with neither WQ_PERCPU nor WQ_UNBOUND
+ * Every alloc_workqueue() of stria that is not unbound passes this.
+ */
+#if defined(STRIA_HAVE_WQ_PERCPU)
+#define STRIA_WQ_PERCPU	WQ_PERCPU
+#else
+#define STRIA_WQ_PERCPU	0
+#endif
+
+/*
  * crc32c() (the superblock checksum), the same call on every kernel; only
  * the option that builds it moved:
  *   2.6.23: libcrc32c (CONFIG_LIBCRC32C), <linux/crc32c.h>

@@ -1932,7 +1932,8 @@ static int stria_raid56_init(struct stria_array *a)
 		/* no write ends anywhere yet: one at sector 0 continues nothing */
 		memset(st->ends, 0xff, sizeof(st->ends));
 	}
-	r->wq = alloc_workqueue("stria%d_r56", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
+	r->wq = alloc_workqueue("stria%d_r56",
+				WQ_HIGHPRI | WQ_MEM_RECLAIM | STRIA_WQ_PERCPU, 0,
 				a->index);
 	if (!r->wq)
 		goto nomem;

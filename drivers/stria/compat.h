@@ -9,7 +9,9 @@
  * in #error when no known variant is present, so a new kernel fails loudly
  * at build time instead of doing the wrong thing at run time.
  *
- * Supported: 5.14 (RHEL 9) to current; tested on Debian's 6.1 and 6.12.
+ * Built and tested on Debian's 6.1, 6.12 and 7.3 (README: Supported
+ * kernels). The variants of older kernels below (from 5.14) come from the
+ * kernels' history and are not built here.
  */
 #ifndef _STRIA_COMPAT_H
 #define _STRIA_COMPAT_H

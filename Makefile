@@ -5,13 +5,15 @@
 #
 #   make            build stria.ko (against KDIR) and the tools
 #   make deps       install what the build and the tests need (idempotent)
-#   make lint       W=1 and sparse (C=2) on 6.1 and 6.12, checkpatch, kernel-doc, mypy
+#   make lint       W=1 and sparse (C=2) on 6.1, 6.12 and 7.x, checkpatch, kernel-doc, mypy
 #   make unit       user-space unit tests (C and Python)
 #   make vm         the VM suite on Debian's kernel (TESTS=... to filter)
 #   make vm-612     the VM tests of the APIs 6.12 changed, on Debian's 6.12 image
+#   make vm-7       the API-sensitive VM tests on the newest Debian kernel's
+#                   image (7.x, fetched by make deps: scripts/fetch-kernel)
 #   make vm-debug   KUnit + the VM suite on the debug kernel
 #                   (both: JOBS=N tests at once, default auto; selftests/run -j)
-#   make check      deps, lint, unit, vm, vm-612, vm-debug; prints "N passed, N failed"
+#   make check      deps, lint, unit, vm, vm-612, vm-7, vm-debug; prints "N passed, N failed"
 #   make check-long the tests too long for make check (KERNELS_LONG), on
 #                   both kernels; run before resolving the issues that need them
 #   make mutants    build stria.ko with each deliberate bug of selftests/mutants/
@@ -26,13 +28,15 @@
 #                   default, DESTDIR supported)
 
 # The kernel to build against: the running kernel's headers, else the newest
-# installed Debian headers (the host here runs a kernel without headers).
+# installed headers by version (sort -V: 6.12 after 6.9; the host here runs
+# a kernel without headers).
 KVER ?= $(shell uname -r)
 KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
-		    $(lastword $(sort $(wildcard /lib/modules/*/build))))
+		    $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n1))
 KRELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 # The kernels make lint builds the module for, W=1 and sparse: Debian's 6.1
-# and 6.12 headers (scripts/kernel-dirs), else KDIR.
+# and 6.12 headers and the newest Debian kernel's build tree
+# (scripts/kernel-dirs), else KDIR.
 LINT_KDIRS ?= $(or $(shell scripts/kernel-dirs),$(KDIR))
 
 PYTHON ?= /usr/bin/python3
@@ -62,7 +66,7 @@ DESTDIR ?=
 
 export PYTHON
 
-.PHONY: all module tools probe lint unit vm vm-612 vm-debug check demo bench deps install install-boot \
+.PHONY: all module tools probe lint unit vm vm-612 vm-7 vm-debug check demo bench deps install install-boot \
 	clean help debug-kernel check-kdir check-after-deps demo-after-deps bench-after-deps \
 	check-long check-long-after-deps mutants
 
@@ -114,6 +118,9 @@ debug-kernel:
 vm-612: all
 	selftests/run --kernel stock612 -j $(JOBS)
 
+vm-7: all
+	selftests/run --kernel stock7 -j $(JOBS)
+
 vm-debug:
 	selftests/run --kernel debug -j $(JOBS)
 
@@ -136,7 +143,7 @@ vm-debug:
 # CHECK_TIERS runs some of the tiers only (make check CHECK_TIERS="lint
 # unit": everything but the VM suites, as the fresh-root test does); the
 # summary then counts those.
-CHECK_TIERS ?= lint unit vm vm-612 vm-debug
+CHECK_TIERS ?= lint unit vm vm-612 vm-7 vm-debug
 
 check: deps
 	$(MAKE) check-after-deps
@@ -147,7 +154,7 @@ check-after-deps:
 	$(if $(filter vm-debug,$(CHECK_TIERS)),nice -n 19 selftests/kernel/build-debug-kernel \
 		>$(BUILD)/debug-kernel-prebuild.log 2>&1 &)
 	for t in $(CHECK_TIERS); do $(MAKE) $$t || true; done
-	selftests/summary $(BUILD)/results $(patsubst vm,stock,$(patsubst vm-612,stock612,$(patsubst vm-debug,debug,$(CHECK_TIERS))))
+	selftests/summary $(BUILD)/results $(patsubst vm,stock,$(patsubst vm-612,stock612,$(patsubst vm-7,stock7,$(patsubst vm-debug,debug,$(CHECK_TIERS)))))
 
 # DEMO: what make demo runs once the module and the tools are built
 # (DEMO=true builds them and stops there: the fresh-root test's first make

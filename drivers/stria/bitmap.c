@@ -618,7 +618,8 @@ int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load)
 	w->blk_dirty = bitmap_zalloc(w->nr_blocks, GFP_KERNEL);
 	w->want = kvcalloc(BITS_TO_LONGS(regions), sizeof(long), GFP_KERNEL);
 	w->setting = kvcalloc(BITS_TO_LONGS(regions), sizeof(long), GFP_KERNEL);
-	w->wq = alloc_workqueue("stria_bitmap_%s", WQ_MEM_RECLAIM | WQ_HIGHPRI,
+	w->wq = alloc_workqueue("stria_bitmap_%s",
+				WQ_MEM_RECLAIM | WQ_HIGHPRI | STRIA_WQ_PERCPU,
 				1, a->name);
 	if (!w->state || !w->pages || !w->blk_dirty || !w->want ||
 	    !w->setting || !w->wq)

@@ -9,7 +9,9 @@
  * in #error when no known variant is present, so a new kernel fails loudly
  * at build time instead of doing the wrong thing at run time.
  *
- * Supported: 5.14 (RHEL 9) to current; tested on Debian's 6.1 and 6.12.
+ * Built and tested on Debian's 6.1, 6.12 and 7.3 (README: Supported
+ * kernels). The variants of older kernels below (from 5.14) come from the
+ * kernels' history and are not built here.
  */
 #ifndef _STRIA_COMPAT_H
 #define _STRIA_COMPAT_H
@@ -18,6 +20,9 @@
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/raid/pq.h>
+#include <linux/raid/xor.h>
 #include <compat_probes.h>
 
 /*
@@ -492,6 +497,17 @@ static inline void stria_hrtimer_setup(struct hrtimer *t,
 }
 
 /*
+ * The structure around a timer_list, in its callback:
+ *   4.15:  from_timer(var, timer, field), with timer_setup()
+ *   6.16:  timer_container_of(); from_timer() is gone
+ */
+#if defined(STRIA_HAVE_TIMER_CONTAINER_OF)
+#define stria_timer_container_of	timer_container_of
+#else
+#define stria_timer_container_of	from_timer
+#endif
+
+/*
  * Changing the discard and write-zeroes limits of a live queue, frozen
  * meanwhile:
  *   5.14: blk_queue_max_discard_sectors(), blk_queue_max_write_zeroes_sectors()
@@ -629,5 +645,103 @@ static inline int stria_poll_queue(struct block_device *bdev,
 #else
 #define STRIA_POLL	0
 #endif
+
+/*
+ * A workqueue whose work runs on the CPU that queued it (queue_work_on()
+ * honours the CPU), what alloc_workqueue() without WQ_UNBOUND has always
+ * given:
+ *   <6.17: no flag for it: bound unless WQ_UNBOUND
+ *   6.17:  WQ_PERCPU says so, on the way to unbound by default (Debian's
+ *          6.12.117 has the flag too); Debian's 7.3.4 WARNs at a workqueue
+ *          with neither WQ_PERCPU nor WQ_UNBOUND
+ * Every alloc_workqueue() of stria that is not unbound passes this.
+ */
+#if defined(STRIA_HAVE_WQ_PERCPU)
+#define STRIA_WQ_PERCPU	WQ_PERCPU
+#else
+#define STRIA_WQ_PERCPU	0
+#endif
+
+/*
+ * crc32c() (the superblock checksum), the same call on every kernel; only
+ * the option that builds it moved:
+ *   2.6.23: libcrc32c (CONFIG_LIBCRC32C), <linux/crc32c.h>
+ *   6.15:   the CRC32 library (CONFIG_CRC32), declared in <linux/crc32.h>;
+ *           CONFIG_LIBCRC32C is gone
+ * No wrapper: scripts/probe-kernel refuses a kernel that has neither
+ * (probes crc32c_libcrc32c and crc32c_crc32).
+ */
+
+/*
+ * The RAID6 syndrome library (raid6_pq.ko):
+ *   2.6.18: a call table chosen at load: raid6_call.gen_syndrome();
+ *           raid6_2data_recov() and raid6_datap_recov() are function
+ *           pointers set with it
+ *   4.1:    raid6_call.xor_syndrome for read-modify-write, NULL where the
+ *           chosen implementation has none; the data it leaves unchanged
+ *           is raid6_empty_zero_page
+ *   7.2:    (Debian's 7.2.13 and 7.3.4 have it; 6.12 does not) plain
+ *           functions behind static calls: raid6_gen_syndrome(),
+ *           raid6_xor_syndrome() with raid6_can_xor_syndrome(),
+ *           raid6_recov_2data(), raid6_recov_datap(); no zero page of its
+ *           own, the kernel's ZERO_PAGE serves. They WARN outside task
+ *           context (stria computes parity in its workqueue).
+ */
+#if defined(STRIA_HAVE_RAID6_GEN_SYNDROME)
+#define stria_raid6_gen_syndrome	raid6_gen_syndrome
+#define stria_raid6_xor_syndrome	raid6_xor_syndrome
+#define stria_raid6_recov_2data		raid6_recov_2data
+#define stria_raid6_recov_datap		raid6_recov_datap
+static inline bool stria_raid6_can_xor_syndrome(void)
+{
+	return raid6_can_xor_syndrome();
+}
+
+static inline void *stria_raid6_zero_page(void)
+{
+	return page_address(ZERO_PAGE(0));
+}
+#elif defined(STRIA_HAVE_RAID6_CALL)
+#define stria_raid6_gen_syndrome	raid6_call.gen_syndrome
+#define stria_raid6_xor_syndrome	raid6_call.xor_syndrome
+#define stria_raid6_recov_2data		raid6_2data_recov
+#define stria_raid6_recov_datap		raid6_datap_recov
+static inline bool stria_raid6_can_xor_syndrome(void)
+{
+	return raid6_call.xor_syndrome;
+}
+
+static inline void *stria_raid6_zero_page(void)
+{
+	return (void *)raid6_empty_zero_page;
+}
+#else
+#error "Unsupported kernel: no known raid6_pq interface"
+#endif
+
+/*
+ * XOR of blocks (xor.ko):
+ *   2.6.18: xor_blocks(count, bytes, dest, srcs): dest ^= srcs[0..count),
+ *           at most MAX_XOR_BLOCKS (4) sources a call
+ *   7.2:    (with the raid6 functions above) xor_gen(dest, srcs, count,
+ *           bytes), any number of sources
+ */
+static inline void stria_xor_blocks(void *dest, void **srcs,
+				    unsigned int count, unsigned int bytes)
+{
+#if defined(STRIA_HAVE_XOR_GEN)
+	xor_gen(dest, srcs, count, bytes);
+#elif defined(STRIA_HAVE_XOR_BLOCKS)
+	while (count) {
+		unsigned int n = min_t(unsigned int, count, MAX_XOR_BLOCKS);
+
+		xor_blocks(n, bytes, dest, srcs);
+		srcs += n;
+		count -= n;
+	}
+#else
+#error "Unsupported kernel: no known xor interface"
+#endif
+}
 
 #endif /* _STRIA_COMPAT_H */

@@ -101,7 +101,7 @@ struct stria_loc {
  * @index: data index of the chunk, 0 .. ndata - 1 in array order
  * @slot: the chunk's position among the syndrome sources: Q includes it
  *	times g^@slot, and it goes in ptrs[@slot] for the kernel's
- *	raid6_call.gen_syndrome(); equal to @index on RAID5
+ *	gen_syndrome (compat.h); equal to @index on RAID5
  */
 struct stria_stripe {
 	u64 stripe;
@@ -382,7 +382,7 @@ static inline u32 stria_raid56_member_index(const struct stria_geom *g,
  * On RAID6, Q = sum(g^slot * D[slot]) in GF(2^8), in md's order: the data
  * members counted upwards from the member after Q, wrapping. A stria member
  * and an md member only hold the same Q when the data goes into the
- * syndrome in this order (ptrs[slot] of raid6_call.gen_syndrome()). The
+ * syndrome in this order (ptrs[slot] of the kernel's gen_syndrome). The
  * order does not matter to P; on RAID5 the slot is the data index.
  *
  * Return: the slot, below stria_geom_nr_data().

@@ -16,7 +16,7 @@
  * - read-modify-write (RMW): read the old data of the written chunks and the
  *   old P (and Q); P ^= old ^ new, Q ^= g^slot * (old ^ new). Costs one
  *   read per written chunk plus one per parity. On RAID6 it needs the
- *   kernel's raid6_call.xor_syndrome, which an implementation may lack;
+ *   kernel's xor_syndrome, which an implementation may lack (compat.h);
  * - reconstruct-write (RCW): read the data chunks not written and compute
  *   the parity from all the data. Costs one read per unwritten chunk.
  *

@@ -498,7 +498,8 @@ static int stria_raid0_init(struct stria_array *a)
 	ret = bioset_init(&r0->split_set, BIO_POOL_SIZE, 0, 0);
 	if (ret)
 		goto out_free;
-	r0->wq = alloc_workqueue("stria%d_flush", WQ_MEM_RECLAIM, 0, a->index);
+	r0->wq = alloc_workqueue("stria%d_flush",
+				 WQ_MEM_RECLAIM | STRIA_WQ_PERCPU, 0, a->index);
 	if (!r0->wq) {
 		ret = -ENOMEM;
 		goto out_bioset;

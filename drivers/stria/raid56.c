@@ -1876,7 +1876,7 @@ static int stria_raid56_init(struct stria_array *a)
 	r->slice = min(chunk, STRIA_R56_SLICE_SECTORS);
 	r->slice_pages = DIV_ROUND_UP(r->slice, STRIA_R56_PAGE_SECTORS);
 	r->nr_slices = chunk / r->slice;
-	r->rmw_ok = r->np == 1 || raid6_call.xor_syndrome;
+	r->rmw_ok = r->np == 1 || stria_raid6_can_xor_syndrome();
 	mutex_init(&r->reserve_lock);
 
 	r->bucket_bits = ilog2(roundup_pow_of_two(num_possible_cpus() *
@@ -1932,7 +1932,8 @@ static int stria_raid56_init(struct stria_array *a)
 		/* no write ends anywhere yet: one at sector 0 continues nothing */
 		memset(st->ends, 0xff, sizeof(st->ends));
 	}
-	r->wq = alloc_workqueue("stria%d_r56", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0,
+	r->wq = alloc_workqueue("stria%d_r56",
+				WQ_HIGHPRI | WQ_MEM_RECLAIM | STRIA_WQ_PERCPU, 0,
 				a->index);
 	if (!r->wq)
 		goto nomem;

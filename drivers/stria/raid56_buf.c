@@ -248,18 +248,6 @@ void stria_sop_zero_fill(struct stria_sop *sop, u32 which, u32 m, u32 s,
 
 /* ---- parity ----------------------------------------------------------- */
 
-/* dest ^= srcs[0] ^ ... ^ srcs[count - 1] */
-static void stria_xor(void *dest, void **srcs, u32 count, u32 bytes)
-{
-	while (count) {
-		u32 n = min_t(u32, count, MAX_XOR_BLOCKS);
-
-		xor_blocks(n, bytes, dest, srcs);
-		srcs += n;
-		count -= n;
-	}
-}
-
 /*
  * Data chunk @i over one piece: the new data where the segment writes it,
  * else what was read (or rebuilt) there.
@@ -299,12 +287,13 @@ void stria_sop_gen(struct stria_sop *sop, u32 s, u32 e, u64 written)
 		ptrs[r->nd] = stria_sop_addr(sop, STRIA_R56_NEW, sop->p, col);
 		if (r->np == 1) {
 			memcpy(ptrs[r->nd], ptrs[0], bytes);
-			stria_xor(ptrs[r->nd], ptrs + 1, r->nd - 1, bytes);
+			stria_xor_blocks(ptrs[r->nd], ptrs + 1, r->nd - 1,
+					 bytes);
 			continue;
 		}
 		ptrs[r->nd + 1] = stria_sop_addr(sop, STRIA_R56_NEW, sop->q,
 						 col);
-		raid6_call.gen_syndrome(n, bytes, ptrs);
+		stria_raid6_gen_syndrome(n, bytes, ptrs);
 	}
 }
 
@@ -351,7 +340,7 @@ void stria_sop_rmw(struct stria_sop *sop, u32 s, u32 e, u64 written)
 							   sop->dmember[i],
 							   col);
 			}
-			stria_xor(pp, ptrs, c, bytes);
+			stria_xor_blocks(pp, ptrs, c, bytes);
 			continue;
 		}
 		qq = stria_sop_addr(sop, STRIA_R56_NEW, sop->q, col);
@@ -359,7 +348,7 @@ void stria_sop_rmw(struct stria_sop *sop, u32 s, u32 e, u64 written)
 		       bytes);
 		/* P, Q ^= syndrome(old data), then ^= syndrome(new data) */
 		for (i = 0; i < r->nd; i++)
-			ptrs[sop->slot[i]] = (void *)raid6_empty_zero_page;
+			ptrs[sop->slot[i]] = stria_raid6_zero_page();
 		ptrs[r->nd] = pp;
 		ptrs[r->nd + 1] = qq;
 		for (c = 0; c < 2; c++) {
@@ -370,7 +359,7 @@ void stria_sop_rmw(struct stria_sop *sop, u32 s, u32 e, u64 written)
 							STRIA_R56_NEW :
 							STRIA_R56_OLD,
 							sop->dmember[i], col);
-			raid6_call.xor_syndrome(n, first, last, bytes, ptrs);
+			stria_raid6_xor_syndrome(n, first, last, bytes, ptrs);
 		}
 	}
 }
@@ -394,7 +383,7 @@ static u32 stria_sop_failed_data(struct stria_sop *sop, u32 *fd)
  *
  * Rebuilds the old data of the failed data members over [@s, @e) into
  * their OLD buffers, from the OLD buffers of the others (P by XOR, else
- * raid6_datap_recov()/raid6_2data_recov()). The caller read every
+ * stria_raid6_recov_datap()/_2data()). The caller read every
  * surviving member there.
  */
 void stria_sop_rebuild(struct stria_sop *sop, u32 s, u32 e)
@@ -423,7 +412,7 @@ void stria_sop_rebuild(struct stria_sop *sop, u32 s, u32 e)
 					ptrs[c++] = stria_sop_addr(sop,
 						STRIA_R56_OLD, sop->dmember[i],
 						col);
-			stria_xor(dest, ptrs, c, bytes);
+			stria_xor_blocks(dest, ptrs, c, bytes);
 			continue;
 		}
 		for (i = 0; i < r->nd; i++)
@@ -435,12 +424,13 @@ void stria_sop_rebuild(struct stria_sop *sop, u32 s, u32 e)
 		ptrs[r->nd + 1] = stria_sop_addr(sop, STRIA_R56_OLD, sop->q,
 						 col);
 		if (nfd == 1) {
-			raid6_datap_recov(n, bytes, sop->slot[fd[0]], ptrs);
+			stria_raid6_recov_datap(n, bytes, sop->slot[fd[0]],
+						ptrs);
 		} else {
 			u32 a = sop->slot[fd[0]], b = sop->slot[fd[1]];
 
-			raid6_2data_recov(n, bytes, min(a, b), max(a, b),
-					  ptrs);
+			stria_raid6_recov_2data(n, bytes, min(a, b), max(a, b),
+						ptrs);
 		}
 	}
 }

@@ -143,7 +143,7 @@ static void stria_safe_clean_work(struct work_struct *work)
 
 static void stria_safe_timer(struct timer_list *t)
 {
-	struct stria_array *a = from_timer(a, t, safe.timer);
+	struct stria_array *a = stria_timer_container_of(a, t, safe.timer);
 
 	queue_work(system_long_wq, &a->safe.clean_work);
 }

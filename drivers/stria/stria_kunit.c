@@ -11,6 +11,7 @@
 #include <linux/raid/pq.h>
 #include <linux/raid/xor.h>
 
+#include "compat.h"
 #include "geom.h"
 #include "geom_vectors.h"
 #include "ondisk.h"
@@ -346,7 +347,7 @@ static void stria_parity_mergeable_cases(struct kunit *test)
 
 /*
  * The kernel's raid6_pq and xor on random data: Q weighs slot z by g^z in
- * GF(2^8)/0x11d (the order stria_raid56_slot() feeds it), xor_blocks gives
+ * GF(2^8)/0x11d (the order stria_raid56_slot() feeds it), the xor gives
  * P, every pair of lost data blocks and every data block lost with P comes
  * back byte for byte, and xor_syndrome (when the CPU's routines have it)
  * updates P and Q as a full recomputation would.
@@ -373,24 +374,22 @@ static void stria_parity_kernel_lib(struct kunit *test)
 	/* a 1 in slot z alone: P = 1, Q = g^z; then 0x80 in slot 1: Q = 0x1d */
 	for (i = 0; i < nd; i++) {
 		*(u8 *)ptrs[i] = 1;
-		raid6_call.gen_syndrome(disks, PAGE_SIZE, ptrs);
+		stria_raid6_gen_syndrome(disks, PAGE_SIZE, ptrs);
 		KUNIT_EXPECT_EQ(test, p[0], 1);
 		KUNIT_EXPECT_EQ(test, q[0], g_pow[i]);
 		KUNIT_EXPECT_EQ(test, q[1], 0);
 		*(u8 *)ptrs[i] = 0;
 	}
 	*(u8 *)ptrs[1] = 0x80;
-	raid6_call.gen_syndrome(disks, PAGE_SIZE, ptrs);
+	stria_raid6_gen_syndrome(disks, PAGE_SIZE, ptrs);
 	KUNIT_EXPECT_EQ(test, p[0], 0x80);
 	KUNIT_EXPECT_EQ(test, q[0], 0x1d);
 
 	for (i = 0; i < nd; i++)
 		get_random_bytes(ptrs[i], PAGE_SIZE);
-	raid6_call.gen_syndrome(disks, PAGE_SIZE, ptrs);
+	stria_raid6_gen_syndrome(disks, PAGE_SIZE, ptrs);
 	memset(orig[nd], 0, PAGE_SIZE);
-	for (i = 0; i < nd; i += MAX_XOR_BLOCKS)
-		xor_blocks(min(nd - i, MAX_XOR_BLOCKS), PAGE_SIZE, orig[nd],
-			&ptrs[i]);
+	stria_xor_blocks(orig[nd], ptrs, nd, PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, 0, memcmp(orig[nd], p, PAGE_SIZE));
 	for (i = 0; i < disks; i++)
 		memcpy(orig[i], ptrs[i], PAGE_SIZE);
@@ -400,9 +399,10 @@ static void stria_parity_kernel_lib(struct kunit *test)
 			memset(ptrs[a], 0x5a, PAGE_SIZE);
 			memset(ptrs[b], 0xa5, PAGE_SIZE);
 			if (b == nd)
-				raid6_datap_recov(disks, PAGE_SIZE, a, ptrs);
+				stria_raid6_recov_datap(disks, PAGE_SIZE, a, ptrs);
 			else
-				raid6_2data_recov(disks, PAGE_SIZE, a, b, ptrs);
+				stria_raid6_recov_2data(disks, PAGE_SIZE, a, b,
+							ptrs);
 			for (i = 0; i < disks; i++)
 				KUNIT_EXPECT_EQ_MSG(test, 0,
 						    memcmp(ptrs[i], orig[i],
@@ -412,15 +412,15 @@ static void stria_parity_kernel_lib(struct kunit *test)
 		}
 	}
 
-	if (raid6_call.xor_syndrome) {
+	if (stria_raid6_can_xor_syndrome()) {
 		/* read-modify-write of slots 2..4: remove old, add new */
-		raid6_call.xor_syndrome(disks, 2, 4, PAGE_SIZE, ptrs);
+		stria_raid6_xor_syndrome(disks, 2, 4, PAGE_SIZE, ptrs);
 		for (i = 2; i <= 4; i++)
 			get_random_bytes(ptrs[i], PAGE_SIZE);
-		raid6_call.xor_syndrome(disks, 2, 4, PAGE_SIZE, ptrs);
+		stria_raid6_xor_syndrome(disks, 2, 4, PAGE_SIZE, ptrs);
 		memcpy(orig[nd], p, PAGE_SIZE);
 		memcpy(orig[nd + 1], q, PAGE_SIZE);
-		raid6_call.gen_syndrome(disks, PAGE_SIZE, ptrs);
+		stria_raid6_gen_syndrome(disks, PAGE_SIZE, ptrs);
 		KUNIT_EXPECT_EQ(test, 0, memcmp(orig[nd], p, PAGE_SIZE));
 		KUNIT_EXPECT_EQ(test, 0, memcmp(orig[nd + 1], q, PAGE_SIZE));
 	}

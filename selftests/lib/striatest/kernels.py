@@ -1,5 +1,6 @@
 """The kernels the VM suite boots: Debian 12's stock kernel (6.1), Debian's
-6.12 LTS image (stock612) and the debug kernel."""
+6.12 LTS image (stock612), the newest stable kernel Debian ships (stock7,
+fetched by scripts/fetch-kernel) and the debug kernel."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ class KernelNotFound(Exception):
 class Kernel:
     """A bootable kernel and where its modules are."""
 
-    tier: str  # "stock", "stock612" or "debug"
+    tier: str  # "stock", "stock612", "stock7" or "debug"
     release: str  # uname -r
     image: Path  # bzImage / vmlinuz
     moddir: Path  # the lib/modules/<release> directory on the host
@@ -39,7 +40,7 @@ class Kernel:
 STOCK_META = "linux-image-amd64"
 
 # every kernel tier, in the order make check runs them
-TIERS = ("stock", "stock612", "debug")
+TIERS = ("stock", "stock612", "stock7", "debug")
 
 
 def stock_release() -> str:
@@ -105,12 +106,32 @@ def _debug(build: bool) -> Kernel:
                   d / "build")
 
 
+# The stock7 tier boots the newest stable kernel Debian ships (7.x, from
+# trixie-backports or sid) as Debian built it: image and modules unpacked,
+# not installed, by scripts/fetch-kernel (make deps), which also makes its
+# build tree. This waits for a build tree still being prepared and uses no
+# network.
+def _fetched() -> Kernel:
+    script = TOP / "scripts" / "fetch-kernel"
+    out = subprocess.run([str(script), "--wait"], check=True, stdout=subprocess.PIPE,
+                         text=True).stdout.strip()
+    if not out:
+        raise KernelNotFound("no newest Debian kernel fetched: run 'make deps' "
+                             "(scripts/fetch-kernel)")
+    d = Path(out.splitlines()[-1])
+    release = (d / "kernel.release").read_text().strip()
+    return Kernel("stock7", release, d / "vmlinuz", d / "mod" / "lib" / "modules" / release,
+                  d / "build")
+
+
 def find(tier: str, build: bool = True) -> Kernel:
     """Return the kernel for `tier`, building the debug kernel if needed."""
     if tier == "stock":
         return _debian(tier, stock_release())
     if tier == "stock612":
         return _debian(tier, lts_release())
+    if tier == "stock7":
+        return _fetched()
     if tier == "debug":
         return _debug(build)
     raise KernelNotFound(f"unknown kernel tier {tier!r} ({', '.join(TIERS)})")

@@ -361,12 +361,13 @@ PY
 # least), and that the NVMe members' I/O was polled (interrupts fewer than
 # a tenth of the array's I/Os). fio's report: $STRIA_OUT/polled-tasks.json.
 polled_tasks() {
-	polled_tasks_start "$@" && polled_tasks_wait
+	polled_tasks_start "$@" && polled_tasks_wait --all
 }
 
 # polled_tasks_start DEV SECONDS [OFFSET_MB] / polled_tasks_wait
-# [--may-fail|--irqs]: polled_tasks in two halves, for a test that does
-# something while the tasks poll. --may-fail: only checks that fio ends
+# --all|--may-fail|--irqs: polled_tasks in two halves, for a test that does
+# something while the tasks poll. --all: every check of polled_tasks;
+# --may-fail: only checks that fio ends
 # (the test expects I/O errors: a member pulled from a RAID0); --irqs:
 # leaves out the check that the members raised no interrupts (a reset
 # re-creates the drive's queues, and requeues commands by interrupt).

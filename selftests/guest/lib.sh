@@ -384,39 +384,30 @@ polled_tasks_start() {
 	hipri=1
 	bs=4k
 	randseed=4321
-	[read-qd1]
 	rw=randread
-	iodepth=1
 	size=16M
 	runtime=$secs
 	time_based
+	[read-qd1]
+	iodepth=1
 	[read-qd16]
-	rw=randread
 	iodepth=16
 	numjobs=2
-	size=16M
-	runtime=$secs
-	time_based
-	[write-qd1]
+	; a [global] section applies to the jobs after it (fio's job files)
+	[global]
 	rw=randwrite
+	size=4M
+	time_based=0
+	loops=100000
+	verify=crc32c
+	verify_fatal=1
+	verify_backlog=32
+	[write-qd1]
 	iodepth=1
 	offset=${off}M
-	size=4M
-	loops=100000
-	runtime=$secs
-	verify=crc32c
-	verify_fatal=1
-	verify_backlog=32
 	[write-qd16]
-	rw=randwrite
 	iodepth=16
 	offset=$((off + 4))M
-	size=4M
-	loops=100000
-	runtime=$secs
-	verify=crc32c
-	verify_fatal=1
-	verify_backlog=32
 	F
 	_PT_PID=$!
 }

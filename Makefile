@@ -170,9 +170,11 @@ check-long: deps
 check-long-after-deps: all
 	rm -rf $(BUILD)/results-long
 	-selftests/run --kernel stock --long -j $(JOBS) --results $(BUILD)/results-long
+	-selftests/run --kernel stock612 --long -j $(JOBS) --results $(BUILD)/results-long
+	-selftests/run --kernel stock7 --long -j $(JOBS) --results $(BUILD)/results-long
 	-selftests/run --kernel debug --long -j $(JOBS) --results $(BUILD)/results-long
 	-$(MAKE) mutants MUTANTS_TAP=$(BUILD)/results-long/mutants.tap
-	selftests/summary $(BUILD)/results-long stock-long debug-long mutants
+	selftests/summary $(BUILD)/results-long stock-long stock612-long stock7-long debug-long mutants
 
 # Mutation testing (selftests/mutants/README): one mutant at a time, in
 # a copy of the tree (build/mutants/tree), its tests one at a time

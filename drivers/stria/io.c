@@ -819,25 +819,33 @@ void stria_clones_submit(struct request *rq, struct bio_list *clones)
  * released under a poller.
  */
 #if STRIA_POLL
-/*
- * Can member device @bdev poll: a blk-mq queue with poll queues, polling
- * on, and not going away (a removed device's tag set may be freed while we
- * still hold the device open).
- */
-static bool stria_bdev_polls(struct block_device *bdev)
+/* Does blk-mq queue @q have poll queues, with polling on? */
+static bool stria_mq_polls(struct request_queue *q)
 {
-	struct request_queue *q = bdev_get_queue(bdev);
-
-	return queue_is_mq(q) && !blk_queue_dying(q) &&
-	       q->tag_set->nr_maps > HCTX_TYPE_POLL &&
+	return queue_is_mq(q) && q->tag_set->nr_maps > HCTX_TYPE_POLL &&
 	       READ_ONCE(q->tag_set->map[HCTX_TYPE_POLL].nr_queues) &&
 	       stria_queue_polls(q);
 }
 
 /*
+ * Can member device @bdev take polled I/O: its queue polls and is not
+ * going away (a removed device's tag set is freed once its queue has
+ * drained, while we may still hold the device open).
+ */
+static bool stria_bdev_polls(struct block_device *bdev)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+
+	return !blk_queue_dying(q) && stria_mq_polls(q);
+}
+
+/*
  * Poll every poll queue of member device @bdev once, its queue held (see
  * above): a hold taken while a freeze waits, as bio_poll() takes it, so
- * that the requests a freeze waits for are still polled to their end.
+ * that the requests a freeze waits for are still polled to their end. A
+ * dying queue is polled too, while it drains (del_gendisk() marks it dying
+ * and then waits for its requests, polled ones included); the hold fails
+ * once it has drained, before its tag set can be freed.
  */
 static int stria_bdev_poll(struct block_device *bdev,
 			   struct io_comp_batch *iob)
@@ -852,7 +860,7 @@ static int stria_bdev_poll(struct block_device *bdev,
 	q = bdev_get_queue(bdev);
 	if (!percpu_ref_tryget(&q->q_usage_counter))
 		return 0;
-	if (!stria_bdev_polls(bdev))
+	if (!stria_mq_polls(q))
 		goto out;
 	map = &q->tag_set->map[HCTX_TYPE_POLL];
 	nr = READ_ONCE(map->nr_queues);
@@ -936,13 +944,20 @@ void stria_bio_unpoll(struct bio *bio)
  * @clone: the clone, its member device set
  * @bio: the array's bio (RAID0)
  *
+ * Polled only while the array's queue polls too: 6.1 checks that in
+ * submit_bio_noacct(), and blk-throttle may hold a bio after that and send
+ * it on once polling has been turned off, when bio_poll() no longer polls
+ * the array (its owner would then never end it). Inside ->submit_bio()
+ * the queue is held, and polling changes only with it frozen.
+ *
  * Return: whether @clone is polled; when it is not, neither is @bio
  * (stria_bio_unpoll()).
  */
 bool stria_clone_poll(struct bio *clone, struct bio *bio)
 {
 #if STRIA_POLL
-	if (stria_bio_poll_if(clone, bio->bi_opf & REQ_POLLED))
+	if (stria_bio_poll_if(clone, (bio->bi_opf & REQ_POLLED) &&
+			      stria_queue_polls(bdev_get_queue(bio->bi_bdev))))
 		return true;
 	stria_bio_unpoll(bio);
 #endif

@@ -80,17 +80,23 @@ struct stria_raid0 {
  * crosses a chunk is cut, and the cut bios are not polled), which the
  * array's bio names in its bi_next while it is ours (as md's raid5 links
  * its bios there). Nothing of a bio is read in a poll but that link and
- * the clone, which lives until the array's bio ends; only a poll whose
- * claim (a compare-and-swap from DONE to ENDED) wins ends it, so it ends
- * once even if a stranger's stale bio pointer reaches it (the case
- * iocb_bio_iopoll() allows for). Member queues are never polled by an
- * index read from the member: the clone's cookie is the queue it is on,
- * which cannot be remapped while the clone is in flight (a remap freezes
- * the member's queue, which waits for it).
+ * the clone, which lives until the array's bio ends, and the clone is
+ * polled only if it names the bio; only a poll whose claim (a
+ * compare-and-swap from DONE to ENDED) wins ends it, so it ends once. A
+ * stranger's stale pointer to a bio that was freed and reused as another
+ * task's (the case iocb_bio_iopoll() allows for, which dm shares) may
+ * still end that bio in the stranger's poll, once its clone is done.
+ * Member queues are never polled by an index read from the member: the
+ * clone's cookie is the queue it went to, as the block layer polls any
+ * bio (the member's queues are remapped only frozen, after the clone has
+ * ended).
  *
  * The array's bio and its clone hold the array's queue until the bio ends;
- * the queue polls while they do (a change of polling freezes it first:
- * stria_poll_update()), so its owner's polls reach here until it ends.
+ * a clone is polled only while the queue polls (stria_clone_poll()), and a
+ * change of polling freezes the queue first (stria_poll_update()), so its
+ * owner's polls reach here until it ends. A freeze of the array (a member
+ * failing, a spare or replace joining, a stop) therefore waits for the
+ * owners of done clones to poll again, as dm's suspend does.
  */
 enum stria_clone_poll {
 	STRIA_CLONE_NOT_POLLED,
@@ -148,14 +154,17 @@ static void stria_raid0_endio(struct bio *mbio)
 	if (atomic_read(&c->poll) == STRIA_CLONE_FLIGHT) {
 		/*
 		 * "Would block" (a REQ_NOWAIT clone, its member's queue frozen
-		 * or out of tags) comes only while the clone is submitted, in
-		 * the owner's submit_bio(), before anyone polls @bio: @bio
-		 * ends now, for io_uring reissues it only from there. Ended in
-		 * a poll, io_uring would neither reissue nor complete it.
+		 * or out of tags) while the clone is submitted, in its owner's
+		 * submit_bio() and before anyone polls @bio: @bio ends now, for
+		 * 6.1's io_uring reissues it only from there (told -EAGAIN in
+		 * a poll, it neither reissues nor completes it). Later (a
+		 * member that is itself an array ends it so from a work item)
+		 * it is an end like any other, in the owner's poll.
 		 */
-		if (st == BLK_STS_AGAIN) {
+		if (st == BLK_STS_AGAIN && c->submitter == current &&
+		    current->bio_list) {
 			atomic_set(&c->poll, STRIA_CLONE_ENDED);
-			bio->bi_next = NULL;
+			WRITE_ONCE(bio->bi_next, NULL);
 			stria_raid0_end(c);
 			return;
 		}
@@ -188,13 +197,14 @@ int stria_raid0_poll_bio(struct bio *bio, struct io_comp_batch *iob,
 	if (!mbio)
 		return 0;
 	c = container_of(mbio, struct stria_clone, bio);
+	if (READ_ONCE(c->orig) != bio)
+		return 0;
 	if (atomic_read(&c->poll) == STRIA_CLONE_FLIGHT)
 		bio_poll(mbio, iob, flags);
-	if (READ_ONCE(c->orig) != bio ||
-	    atomic_cmpxchg_acquire(&c->poll, STRIA_CLONE_DONE,
+	if (atomic_cmpxchg_acquire(&c->poll, STRIA_CLONE_DONE,
 				   STRIA_CLONE_ENDED) != STRIA_CLONE_DONE)
 		return 0;
-	bio->bi_next = NULL;
+	WRITE_ONCE(bio->bi_next, NULL);
 	stria_raid0_end(c);
 	return 1;
 }
@@ -249,7 +259,8 @@ static bool stria_raid0_clone(struct stria_array *a, struct bio *bio)
 	 */
 	if (stria_clone_poll(mbio, bio)) {
 		atomic_set(&c->poll, STRIA_CLONE_FLIGHT);
-		bio->bi_next = mbio;
+		c->submitter = current;
+		WRITE_ONCE(bio->bi_next, mbio);
 		WRITE_ONCE(bio->bi_cookie, 0);
 	} else {
 		atomic_set(&c->poll, STRIA_CLONE_NOT_POLLED);

@@ -359,6 +359,7 @@ struct stria_array {
  * @acct: RAID0: the I/O statistics of @orig end with it, started at @start
  * @poll: RAID0: 0, or where a polled clone is (enum stria_clone_poll,
  *	raid0.c): @orig then ends in its owner's poll, not in this bio's end
+ * @submitter: RAID0, a polled clone: the task that submitted it
  * @start: RAID0: what bio_start_io_acct() returned
  * @bio: the bio itself; must be last (bio_set front_pad)
  */
@@ -370,6 +371,7 @@ struct stria_clone {
 	struct stria_member *member;
 	bool acct;
 	atomic_t poll;
+	struct task_struct *submitter;
 	unsigned long start;
 	struct bio bio;
 };

@@ -807,7 +807,8 @@ void stria_clones_submit(struct request *rq, struct bio_list *clones)
  * are read (stria_bdev_poll()) with its queue held: they are remapped
  * (blk_mq_update_nr_hw_queues(), after a controller reset that changes
  * them) and its tag set is freed (hot removal) only once the queue is
- * frozen, which waits for that hold; a dying queue is not polled.
+ * frozen, which waits for that hold; a dying queue is polled until it
+ * has drained, and gets no new polled I/O (stria_bdev_polls()).
  *
  * Nothing is lost: a member bio is polled only on behalf of an array
  * request that is on a poll queue and has not ended, whose poller

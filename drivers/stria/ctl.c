@@ -419,6 +419,8 @@ static void stria_query_sync(struct stria_array *a, struct stria_ioc_query *q)
 	q->sync_done = READ_ONCE(s->pos) - s->base;
 	q->sync_total = s->end - s->base;
 	q->mismatch_cnt = READ_ONCE(s->mismatches);
+	q->mismatch_located = READ_ONCE(s->located);
+	q->mismatch_unlocatable = READ_ONCE(s->unlocatable);
 	q->sync_speed = READ_ONCE(s->speed);
 	q->sync_speed_min = READ_ONCE(s->speed_min);
 	q->sync_speed_max = READ_ONCE(s->speed_max);

@@ -4,7 +4,7 @@
  *
  * Every change that matters (a member failed, removed or added, a spare
  * rebuilt, the array degraded, failed or back to optimal, a sync started
- * or ended, mismatches found, a resync owed or done) becomes a KOBJ_CHANGE
+ * or ended, mismatches found or located, a resync owed or done) becomes a KOBJ_CHANGE
  * uevent on the array's disk with STRIA_EVENT=<name> and the details as
  * STRIA_* properties (Documentation/ABI/testing/sysfs-block-stria), and a
  * sysfs_notify() on the attributes it changed, so that a poller on them
@@ -48,6 +48,8 @@ enum stria_ev_kind {
 	STRIA_EV_SYNC_FINISHED,
 	STRIA_EV_SYNC_INTERRUPTED,
 	STRIA_EV_MISMATCHES_FOUND,
+	STRIA_EV_MISMATCH_LOCATED,
+	STRIA_EV_MISMATCH_UNLOCATABLE,
 	STRIA_EV_CHANGED,
 };
 
@@ -66,6 +68,8 @@ static const char *const stria_ev_names[] = {
 	[STRIA_EV_SYNC_FINISHED]	= "SyncFinished",
 	[STRIA_EV_SYNC_INTERRUPTED]	= "SyncInterrupted",
 	[STRIA_EV_MISMATCHES_FOUND]	= "MismatchesFound",
+	[STRIA_EV_MISMATCH_LOCATED]	= "MismatchLocated",
+	[STRIA_EV_MISMATCH_UNLOCATABLE]	= "MismatchUnlocatable",
 	[STRIA_EV_CHANGED]		= "Changed",
 };
 
@@ -81,7 +85,9 @@ static const char *const stria_ev_names[] = {
  * member's new state (member events), and @array_state the array's at the
  * time. @action, @result, @value: the sync's action, its result (errno)
  * and mismatch count (sync events); ArrayDirty: @value 1 when a resync
- * runs; Changed: @value the events it stands in for.
+ * runs; Changed: @value the events it stands in for. MismatchLocated and
+ * MismatchUnlocatable: @value the stripe, @sector the array sector, @chunk
+ * "data", "P" or "Q" (located).
  */
 struct stria_ev {
 	u32 kind;
@@ -93,6 +99,8 @@ struct stria_ev {
 	dev_t devt;
 	u64 seq;
 	u64 value;
+	u64 sector;
+	const char *chunk;
 	char dev[BDEVNAME_SIZE];
 };
 
@@ -266,6 +274,15 @@ static void stria_ev_props(struct stria_array *a, const struct stria_ev *e,
 		stria_ev_prop(env, "STRIA_SYNC_ACTION=%s",
 			      stria_sync_action_name(e->action));
 		break;
+	case STRIA_EV_MISMATCH_LOCATED:
+		stria_ev_prop(env, "STRIA_MEMBER_ROLE=%u", e->role);
+		stria_ev_prop(env, "STRIA_MEMBER_DEVICE=%s", e->dev);
+		stria_ev_prop(env, "STRIA_CHUNK=%s", e->chunk);
+		fallthrough;
+	case STRIA_EV_MISMATCH_UNLOCATABLE:
+		stria_ev_prop(env, "STRIA_STRIPE=%llu", e->value);
+		stria_ev_prop(env, "STRIA_SECTOR=%llu", e->sector);
+		break;
 	case STRIA_EV_ARRAY_DIRTY:
 		stria_ev_prop(env, "STRIA_RESYNC=%llu", e->value);
 		break;
@@ -309,6 +326,12 @@ static void stria_ev_attrs(const struct stria_ev *e, const char **attrs)
 		break;
 	case STRIA_EV_MISMATCHES_FOUND:
 		attrs[n++] = "mismatch_cnt";
+		break;
+	case STRIA_EV_MISMATCH_LOCATED:
+		attrs[n++] = "mismatch_located";
+		break;
+	case STRIA_EV_MISMATCH_UNLOCATABLE:
+		attrs[n++] = "mismatch_unlocatable";
 		break;
 	case STRIA_EV_CHANGED:
 		for (n = 0; n < ARRAY_SIZE(all); n++)
@@ -565,6 +588,31 @@ void stria_event_sync_ended(struct stria_array *a, u32 action, int result,
 		stria_ev_queue(a, STRIA_EV_ARRAY_CLEAN, NULL, STRIA_NO_MEMBER,
 			       &e);
 	}
+}
+
+/**
+ * stria_event_mismatch() - a RAID6 repair located a wrong chunk, or not
+ * @a: the array
+ * @stripe: the stripe
+ * @sector: the array sector of the located data chunk, else of the stripe
+ * @role: the member it rewrote; STRIA_NO_MEMBER when it could not locate
+ *	the wrong chunk and left the stripe as it is
+ * @chunk: "data", "P" or "Q" (a string literal); NULL with STRIA_NO_MEMBER
+ *
+ * MismatchLocated or MismatchUnlocatable. The sync worker's context.
+ */
+void stria_event_mismatch(struct stria_array *a, u64 stripe, u64 sector,
+			  u32 role, const char *chunk)
+{
+	struct stria_ev e = { .action = STRIA_SYNC_REPAIR, .value = stripe,
+			      .sector = sector, .chunk = chunk };
+
+	if (role == STRIA_NO_MEMBER) {
+		stria_ev_queue(a, STRIA_EV_MISMATCH_UNLOCATABLE, NULL, role, &e);
+		return;
+	}
+	stria_ev_queue(a, STRIA_EV_MISMATCH_LOCATED, &a->members[role], role,
+		       &e);
 }
 
 /**

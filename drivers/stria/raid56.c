@@ -392,6 +392,67 @@ static u64 stria_sop_fix_writes(struct stria_sop *sop, u32 s, u32 e)
 }
 
 /*
+ * RAID6 repair of columns [@s, @e), P' and Q' in NEW. First pass: count
+ * the parity sectors found wrong and add where P and Q differ to the
+ * stripe's evidence. Second pass: when these columns name the member the
+ * whole stripe's evidence named, give it its right bytes (in NEW: a data
+ * chunk's are D ^ P ^ P') and return it, to be written; else leave them.
+ */
+static u64 stria_sop_locate(struct stria_sop *sop, u32 s, u32 e)
+{
+	struct stria_r56_sync *sync = sop->sync;
+	u32 fm = sync->fix_member, col, pend, len, slot = 0, i;
+	enum stria_locate_verdict v;
+	struct stria_locate l;
+	u64 bad;
+
+	bad = stria_sop_mismatches(sop, sop->p, s, e) +
+	      stria_sop_mismatches(sop, sop->q, s, e);
+	if (!bad)
+		return 0;
+	stria_locate_init(&l);
+	for (col = s; col < e; col = pend) {
+		pend = stria_sop_piece_end(sop, col, e);
+		stria_locate_add(&l, sop->r->nd,
+				 stria_sop_addr(sop, STRIA_R56_OLD, sop->p, col),
+				 stria_sop_addr(sop, STRIA_R56_NEW, sop->p, col),
+				 stria_sop_addr(sop, STRIA_R56_OLD, sop->q, col),
+				 stria_sop_addr(sop, STRIA_R56_NEW, sop->q, col),
+				 (pend - col) << SECTOR_SHIFT);
+	}
+	if (fm == STRIA_GEOM_NONE) {
+		atomic64_add(bad, &sync->mismatches);
+		spin_lock(&sync->lock);
+		stria_locate_merge(&sync->loc, &l);
+		spin_unlock(&sync->lock);
+		return 0;
+	}
+	v = stria_locate_one(&l, &slot);
+	if (v == STRIA_LOCATE_DATA) {
+		for (i = 0; i < sop->r->nd && sop->slot[i] != slot; i++)
+			;
+		if (i < sop->r->nd && sop->dmember[i] == fm) {
+			stria_sop_old_to_new(sop, fm, s, e);
+			for (col = s; col < e; col = pend) {
+				pend = stria_sop_piece_end(sop, col, e);
+				len = (pend - col) << SECTOR_SHIFT;
+				stria_locate_fix_data(
+					stria_sop_addr(sop, STRIA_R56_NEW, fm, col),
+					stria_sop_addr(sop, STRIA_R56_OLD, sop->p, col),
+					stria_sop_addr(sop, STRIA_R56_NEW, sop->p, col),
+					len);
+			}
+			return BIT_ULL(fm);
+		}
+	} else if ((v == STRIA_LOCATE_P && fm == sop->p) ||
+		   (v == STRIA_LOCATE_Q && fm == sop->q)) {
+		return BIT_ULL(fm);
+	}
+	WRITE_ONCE(sync->raced, true);
+	return 0;
+}
+
+/*
  * Background sync, the reads are back: rebuild the members being rebuilt,
  * or compare (and repair) or rewrite the parity. Members whose reads
  * failed (@sop->fix) get their rebuilt columns back.
@@ -426,6 +487,11 @@ static void stria_sop_sync_compute(struct stria_sop *sop)
 		/* a member's columns were rebuilt: nothing to compare them to */
 		if (sop->fix)
 			break;
+		if (r->np == 2 && sop->sync->op == STRIA_SYNC_OP_REPAIR) {
+			/* RAID6: only the one chunk located, if any */
+			masks[0] = stria_sop_locate(sop, s, e);
+			break;
+		}
 		bad = stria_sop_mismatches(sop, sop->p, s, e);
 		if (r->np == 2)
 			bad += stria_sop_mismatches(sop, sop->q, s, e);
@@ -816,6 +882,11 @@ static void stria_sop_go(struct stria_sop *sop, bool wait)
 				stria_sop_want(sop, STRIA_R56_NEW, sop->q,
 					       sg->start, sg->end);
 		}
+		/* the data chunk a RAID6 repair located gets its right bytes */
+		if (sop->sync && sop->sync->fix_member < a->nr_members)
+			stria_sop_want(sop, STRIA_R56_NEW,
+				       sop->sync->fix_member, sg->start,
+				       sg->end);
 		/* members being rebuilt or fixed get their rebuilt data */
 		for (i = 0; nf && (sop->write || sop->sync) &&
 		     i < a->nr_members; i++)
@@ -1721,6 +1792,89 @@ static void stria_raid56_log_waits(struct stria_array *a)
 		a->index, retries, deferred);
 }
 
+/* One pass of @sync over @stripe: a sop per slice, all in flight at once. */
+static void stria_r56_sync_pass(struct stria_raid56 *r, u64 stripe,
+				struct stria_r56_sync *sync)
+{
+	u32 k;
+
+	atomic_set(&sync->pending, r->nr_slices);
+	init_completion(&sync->done);
+	for (k = 0; k < r->nr_slices; k++) {
+		/* the sync worker may wait: its sops in flight give theirs back */
+		struct stria_sop *sop = stria_sop_alloc(r, NULL, stripe, k,
+							false, GFP_NOIO);
+
+		sop->sync = sync;
+		stria_sop_start(sop, NULL, true);
+	}
+	wait_for_completion(&sync->done);
+}
+
+/*
+ * A RAID6 repair's first pass found P or Q wrong in @stripe: rewrite the
+ * one chunk the evidence names, if it names one, in a second pass; else
+ * report the stripe and leave it as it is. Counted in the array's
+ * mismatch_located or mismatch_unlocatable, logged, and sent as an event.
+ */
+static void stria_r56_locate_repair(struct stria_array *a, u64 stripe,
+				    struct stria_r56_sync *sync)
+{
+	struct stria_geom *g = &a->geom;
+	struct stria_sync *s = &a->sync;
+	u64 first = stripe * stria_geom_stripe_sectors(g), sector = first;
+	u32 p, q, slot = 0, member, i, nd = stria_geom_nr_data(g);
+	enum stria_locate_verdict v = stria_locate_result(&sync->loc, &slot);
+	const char *what = "data";
+
+	if (v == STRIA_LOCATE_CLEAN)
+		return;
+	stria_raid56_parity_members(g, stripe, &p, &q);
+	if (v == STRIA_LOCATE_UNLOCATABLE) {
+		WRITE_ONCE(s->unlocatable, s->unlocatable + 1);
+		pr_warn_ratelimited("stria%d: repair: stripe %llu (array sectors %llu-%llu): P and Q disagree with the data in %llu bytes that do not name one chunk: not repaired\n",
+				    a->index, stripe, first,
+				    first + stria_geom_stripe_sectors(g) - 1,
+				    sync->loc.bytes);
+		stria_event_mismatch(a, stripe, first, STRIA_NO_MEMBER, NULL);
+		return;
+	}
+	if (v == STRIA_LOCATE_P) {
+		member = p;
+		what = "P";
+	} else if (v == STRIA_LOCATE_Q) {
+		member = q;
+		what = "Q";
+	} else {
+		for (i = 0; i < nd && stria_raid56_slot(g, stripe, i) != slot; i++)
+			;
+		if (WARN_ON_ONCE(i == nd))
+			return;
+		member = stria_raid56_data_member(g, stripe, i);
+		sector = first + ((u64)i << g->chunk_shift);
+	}
+	sync->fix_member = member;
+	stria_r56_sync_pass(a->r56, stripe, sync);
+	sync->fix_member = STRIA_GEOM_NONE;
+	if (READ_ONCE(sync->err))
+		return;
+	if (READ_ONCE(sync->raced)) {
+		WRITE_ONCE(s->unlocatable, s->unlocatable + 1);
+		pr_warn_ratelimited("stria%d: repair: stripe %llu (array sectors %llu-%llu) changed while its %s chunk on member %u was being rewritten: the rest is left as it is\n",
+				    a->index, stripe, first,
+				    first + stria_geom_stripe_sectors(g) - 1,
+				    what, member);
+		stria_event_mismatch(a, stripe, first, STRIA_NO_MEMBER, NULL);
+		return;
+	}
+	WRITE_ONCE(s->located, s->located + 1);
+	pr_warn_ratelimited("stria%d: repair: stripe %llu: the %s chunk on member %u (%pg, array sector %llu) was wrong in %llu bytes: rewritten\n",
+			    a->index, stripe, what, member,
+			    a->members[member].dev.bdev, sector,
+			    sync->loc.bytes);
+	stria_event_mismatch(a, stripe, sector, member, what);
+}
+
 /**
  * stria_raid56_sync_stripe() - background work on one stripe
  * @a: a RAID5 or RAID6 array
@@ -1730,7 +1884,10 @@ static void stria_raid56_log_waits(struct stria_array *a)
  *	may be NULL otherwise
  *
  * One sop per slice of the stripe, all in flight at once, each under its
- * stripe lock like a write. Process context; sleeps until they are done.
+ * stripe lock like a write. A RAID6 repair reads the stripe once to find
+ * what is wrong, and again to rewrite the one chunk it located
+ * (stria_r56_locate_repair()). Process context; sleeps until they are
+ * done.
  *
  * Return: 0, -EIO when a member failed a read or write, -ENODEV when the
  * members in sync do not allow @op (nothing is done then).
@@ -1739,8 +1896,9 @@ static int stria_raid56_sync_stripe(struct stria_array *a, u64 stripe,
 				    enum stria_sync_op op, u64 *mismatches)
 {
 	struct stria_raid56 *r = a->r56;
-	u32 nf = atomic_read(&a->nr_failed), k;
-	struct stria_r56_sync sync = { .op = op, .err = 0 };
+	u32 nf = atomic_read(&a->nr_failed);
+	struct stria_r56_sync sync = { .op = op, .err = 0,
+				       .fix_member = STRIA_GEOM_NONE };
 
 	if (stripe >= a->geom.member_sectors >> a->geom.chunk_shift)
 		return -ENODEV;
@@ -1753,18 +1911,12 @@ static int stria_raid56_sync_stripe(struct stria_array *a, u64 stripe,
 				  !stria_array_rebuilding_roles(a) : nf)) {
 		return -ENODEV;
 	}
-	atomic_set(&sync.pending, r->nr_slices);
 	atomic64_set(&sync.mismatches, 0);
-	init_completion(&sync.done);
-	for (k = 0; k < r->nr_slices; k++) {
-		/* the sync worker may wait: its sops in flight give theirs back */
-		struct stria_sop *sop = stria_sop_alloc(r, NULL, stripe, k,
-							false, GFP_NOIO);
-
-		sop->sync = &sync;
-		stria_sop_start(sop, NULL, true);
-	}
-	wait_for_completion(&sync.done);
+	spin_lock_init(&sync.lock);
+	stria_locate_init(&sync.loc);
+	stria_r56_sync_pass(r, stripe, &sync);
+	if (op == STRIA_SYNC_OP_REPAIR && r->np == 2 && !READ_ONCE(sync.err))
+		stria_r56_locate_repair(a, stripe, &sync);
 	if (mismatches)
 		*mismatches += atomic64_read(&sync.mismatches);
 	return READ_ONCE(sync.err);

@@ -15,6 +15,7 @@
 
 #include "stria.h"
 #include "parity_plan.h"
+#include "raid6_locate.h"
 
 #define STRIA_R56_SLICE_SECTORS	128U	/* 64 KiB of columns per sop */
 #define STRIA_R56_PAGE_SECTORS	(PAGE_SIZE >> SECTOR_SHIFT)
@@ -182,6 +183,12 @@ struct stria_raid56 {
  * @err: 0, or -EIO once a member read or write failed
  * @mismatches: sectors of parity found wrong (CHECK, REPAIR)
  * @done: completed by the last sop
+ * @lock: protects @loc
+ * @loc: RAID6 REPAIR, first pass: where P and Q differ, over the slices
+ * @fix_member: RAID6 REPAIR, second pass: the one member @loc named, to
+ *	rewrite; STRIA_GEOM_NONE otherwise
+ * @raced: second pass: a slice no longer names @fix_member (a write came
+ *	between the passes) and was left as it is
  */
 struct stria_r56_sync {
 	enum stria_sync_op op;
@@ -189,6 +196,10 @@ struct stria_r56_sync {
 	int err;
 	atomic64_t mismatches;
 	struct completion done;
+	spinlock_t lock;
+	struct stria_locate loc;
+	u32 fix_member;
+	bool raced;
 };
 
 enum stria_sop_phase {

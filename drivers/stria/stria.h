@@ -201,6 +201,10 @@ struct stria_safe {
  * @end: member sector it ends at
  * @pos: member sectors done up to (from the data area's start)
  * @mismatches: sectors of wrong parity the check or repair found
+ * @located: RAID6 repair: stripes whose one wrong chunk it located and
+ *	rewrote (raid6_locate.h)
+ * @unlocatable: RAID6 repair: stripes with wrong parity it could not trace
+ *	to one chunk, left as they are
  * @skipped: member sectors the running or last resync, or partial
  *	rebuild, skipped because the write-intent bitmap had their region clean
  * @partial: the running rebuild is of re-added members only, and covers
@@ -226,6 +230,8 @@ struct stria_sync {
 	u64 end;
 	u64 pos;
 	u64 mismatches;
+	u64 located;
+	u64 unlocatable;
 	u64 skipped;
 	bool partial;
 	u32 speed;
@@ -563,6 +569,8 @@ void stria_event_sync_started(struct stria_array *a, u32 action);
 void stria_event_sync_ended(struct stria_array *a, u32 action, int result,
 			    u64 mismatches);
 void stria_event_sync_progress(struct stria_array *a);
+void stria_event_mismatch(struct stria_array *a, u64 stripe, u64 sector,
+			  u32 role, const char *chunk);
 
 /* superblock.c */
 int stria_sb_page_io(struct block_device *bdev, struct page *page,

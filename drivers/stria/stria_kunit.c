@@ -16,6 +16,7 @@
 #include "geom_vectors.h"
 #include "ondisk.h"
 #include "parity_plan.h"
+#include "raid6_locate.h"
 
 static void stria_vector_desc(const struct stria_geom_vector *v, char *desc)
 {
@@ -426,11 +427,104 @@ static void stria_parity_kernel_lib(struct kunit *test)
 	}
 }
 
+/*
+ * The evidence of a stripe in @ptrs (data slots, P, Q) against the P' and
+ * Q' the kernel's gen_syndrome gives its data (in @calc, scratch: the
+ * stripe's P and Q pointers are swapped for two scratch pages).
+ */
+static enum stria_locate_verdict stria_locate_kernel(void **ptrs, void **calc,
+						     int nd, u32 *slot)
+{
+	void *p = ptrs[nd], *q = ptrs[nd + 1];
+	struct stria_locate l;
+
+	ptrs[nd] = calc[0];
+	ptrs[nd + 1] = calc[1];
+	stria_raid6_gen_syndrome(nd + 2, PAGE_SIZE, ptrs);
+	ptrs[nd] = p;
+	ptrs[nd + 1] = q;
+	stria_locate_init(&l);
+	stria_locate_add(&l, nd, p, calc[0], q, calc[1], PAGE_SIZE);
+	return stria_locate_result(&l, slot);
+}
+
+/*
+ * Location against the kernel's own RAID6 code: one wrong chunk (each data
+ * slot, P, Q) of a stripe whose P and Q lib/raid6 computed is named, and
+ * its fix gives the original bytes back; any two wrong chunks are not.
+ */
+static void stria_locate_kernel_lib(struct kunit *test)
+{
+	const int nd = STRIA_KUNIT_NDATA, disks = nd + 2;
+	void *ptrs[STRIA_KUNIT_NDATA + 2], *orig[STRIA_KUNIT_NDATA + 2];
+	void *calc[2];
+	enum stria_locate_verdict v;
+	int i, a, b;
+	u32 slot;
+
+	for (i = 0; i < disks; i++) {
+		ptrs[i] = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+		orig[i] = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ptrs[i]);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, orig[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		calc[i] = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, calc[i]);
+	}
+	for (i = 0; i < nd; i++)
+		get_random_bytes(ptrs[i], PAGE_SIZE);
+	stria_raid6_gen_syndrome(disks, PAGE_SIZE, ptrs);
+	for (i = 0; i < disks; i++)
+		memcpy(orig[i], ptrs[i], PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, stria_locate_kernel(ptrs, calc, nd, &slot),
+			STRIA_LOCATE_CLEAN);
+
+	for (a = 0; a < disks; a++) {
+		/* a sector's worth of wrong bytes, at a different place each */
+		u8 *x = (u8 *)ptrs[a] + (a * 512) % PAGE_SIZE;
+
+		for (i = 0; i < 512; i++)
+			x[i] ^= 1 + (get_random_u32() % 255);
+		v = stria_locate_kernel(ptrs, calc, nd, &slot);
+		if (a < nd) {
+			KUNIT_EXPECT_EQ_MSG(test, v, STRIA_LOCATE_DATA,
+					    "slot %d", a);
+			KUNIT_EXPECT_EQ(test, slot, (u32)a);
+			stria_locate_fix_data(ptrs[a], ptrs[nd], calc[0],
+					      PAGE_SIZE);
+		} else {
+			KUNIT_EXPECT_EQ(test, v, a == nd ? STRIA_LOCATE_P :
+							   STRIA_LOCATE_Q);
+			memcpy(ptrs[a], calc[a - nd], PAGE_SIZE);
+		}
+		for (i = 0; i < disks; i++)
+			KUNIT_EXPECT_EQ_MSG(test, 0,
+					    memcmp(ptrs[i], orig[i], PAGE_SIZE),
+					    "wrong %d, block %d", a, i);
+		for (i = 0; i < disks; i++)
+			memcpy(ptrs[i], orig[i], PAGE_SIZE);
+	}
+
+	for (a = 0; a < disks; a++) {
+		for (b = a + 1; b < disks; b++) {
+			get_random_bytes((u8 *)ptrs[a] + 64, 512);
+			get_random_bytes((u8 *)ptrs[b] + 128, 512);
+			v = stria_locate_kernel(ptrs, calc, nd, &slot);
+			KUNIT_EXPECT_EQ_MSG(test, v, STRIA_LOCATE_UNLOCATABLE,
+					    "wrong %d and %d", a, b);
+			memcpy(ptrs[a], orig[a], PAGE_SIZE);
+			memcpy(ptrs[b], orig[b], PAGE_SIZE);
+		}
+	}
+}
+
 static struct kunit_case stria_parity_cases[] = {
 	KUNIT_CASE(stria_parity_choose_cases),
 	KUNIT_CASE(stria_parity_plan_example),
 	KUNIT_CASE(stria_parity_mergeable_cases),
 	KUNIT_CASE(stria_parity_kernel_lib),
+	KUNIT_CASE(stria_locate_kernel_lib),
 	{}
 };
 

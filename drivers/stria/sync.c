@@ -537,6 +537,8 @@ int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
 		s->scrub_end = 0;
 		mutex_unlock(&a->sb_lock);
 		WRITE_ONCE(s->mismatches, 0);
+		WRITE_ONCE(s->located, 0);
+		WRITE_ONCE(s->unlocatable, 0);
 		stria_sync_begin(a, action, first_stripe << shift,
 				 (first_stripe + *nr_stripes) << shift);
 	}

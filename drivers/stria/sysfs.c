@@ -299,6 +299,23 @@ static ssize_t mismatch_cnt_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(mismatch_cnt);
 
+static ssize_t mismatch_located_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  READ_ONCE(dev_to_array(dev)->sync.located));
+}
+static DEVICE_ATTR_RO(mismatch_located);
+
+static ssize_t mismatch_unlocatable_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  READ_ONCE(dev_to_array(dev)->sync.unlocatable));
+}
+static DEVICE_ATTR_RO(mismatch_unlocatable);
+
 /* KiB/s, 1 .. 100 GiB/s; the running sync follows at once */
 static ssize_t stria_speed_store(struct stria_array *a, u32 *limit,
 				 const char *buf, size_t len)
@@ -414,6 +431,8 @@ static struct attribute *stria_disk_attrs[] = {
 	&dev_attr_sync_speed_min.attr,
 	&dev_attr_sync_speed_max.attr,
 	&dev_attr_mismatch_cnt.attr,
+	&dev_attr_mismatch_located.attr,
+	&dev_attr_mismatch_unlocatable.attr,
 	&dev_attr_safe_mode_delay_ms.attr,
 	&dev_attr_array_state.attr,
 	NULL,

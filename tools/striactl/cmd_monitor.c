@@ -61,6 +61,9 @@ struct mon_event {
 	char sync_action[16];
 	char sync_result[24];
 	int64_t mismatch_cnt;		/* -1: none */
+	int64_t stripe;			/* -1: none (MismatchLocated, ...) */
+	int64_t sector;			/* -1: none; its array sector */
+	char chunk[8];			/* data, P or Q: the one located */
 	int resync;			/* -1: none */
 	uint64_t seq;			/* 0: none */
 	char message[320];
@@ -179,6 +182,8 @@ static void event_init(struct mon_event *e, const char *name,
 	snprintf(e->array_state, sizeof(e->array_state), "%s", s->state);
 	e->role = NO_ROLE;
 	e->mismatch_cnt = -1;
+	e->stripe = -1;
+	e->sector = -1;
 	e->resync = -1;
 }
 
@@ -201,7 +206,8 @@ static int event_prio(const struct mon_event *e)
 		"MemberFailed", "ArrayDegraded", "ArrayFailed", NULL,
 	};
 	static const char *const warn[] = {
-		"MismatchesFound", "ArrayDirty", NULL,
+		"MismatchesFound", "ArrayDirty", "MismatchLocated",
+		"MismatchUnlocatable", NULL,
 	};
 	int i;
 
@@ -289,6 +295,13 @@ static void event_text(struct mon_event *e)
 		snprintf(t, n, "a %s found %lld sectors of parity not matching the data",
 			 e->sync_action[0] ? e->sync_action : "scrub",
 			 (long long)e->mismatch_cnt);
+	else if (!strcmp(name, "MismatchLocated"))
+		snprintf(t, n, "a repair found the %s chunk of stripe %lld on %s wrong and rewrote it (array sector %lld)",
+			 e->chunk, (long long)e->stripe, w,
+			 (long long)e->sector);
+	else if (!strcmp(name, "MismatchUnlocatable"))
+		snprintf(t, n, "a repair found parity not matching the data in stripe %lld (array sector %lld) that it cannot trace to one chunk: left as it is",
+			 (long long)e->stripe, (long long)e->sector);
 	else if (!strcmp(name, "NewArray"))
 		snprintf(t, n, "the array is running, %s", e->array_state);
 	else if (!strcmp(name, "ArrayStopped"))
@@ -343,6 +356,12 @@ static void event_json(struct mon *m, const struct mon_event *e,
 		out_str(o, "sync_result", e->sync_result);
 	if (e->mismatch_cnt >= 0)
 		out_u64(o, "mismatch_cnt", (uint64_t)e->mismatch_cnt);
+	if (e->stripe >= 0)
+		out_u64(o, "stripe", (uint64_t)e->stripe);
+	if (e->sector >= 0)
+		out_u64(o, "sector", (uint64_t)e->sector);
+	if (e->chunk[0])
+		out_str(o, "chunk", e->chunk);
 	if (e->resync >= 0)
 		out_bool(o, "resync", e->resync);
 	if (e->seq)
@@ -1038,6 +1057,13 @@ static void handle_uevent(struct mon *m, const struct uev *u)
 	v = uev_get(u, "STRIA_MISMATCH_CNT");
 	if (v)
 		e.mismatch_cnt = strtoll(v, NULL, 10);
+	v = uev_get(u, "STRIA_STRIPE");
+	if (v)
+		e.stripe = strtoll(v, NULL, 10);
+	v = uev_get(u, "STRIA_SECTOR");
+	if (v)
+		e.sector = strtoll(v, NULL, 10);
+	set_str(e.chunk, sizeof(e.chunk), uev_get(u, "STRIA_CHUNK"));
 	v = uev_get(u, "STRIA_RESYNC");
 	if (v)
 		e.resync = atoi(v);

@@ -215,6 +215,11 @@ static void out_sync(struct out *o, const struct stria_ioc_query *q)
 	if (running && q->sync_speed)
 		out_u64(o, "eta_seconds", left / 2 / q->sync_speed);
 	out_u64(o, "mismatch_sectors", q->mismatch_cnt);
+	if (q->size >= QUERY_SIZE_LOCATE) {
+		out_u64(o, "mismatch_located_stripes", q->mismatch_located);
+		out_u64(o, "mismatch_unlocatable_stripes",
+			q->mismatch_unlocatable);
+	}
 	out_str(o, "last_result", running ? "running" : !q->sync_result ? "ok" :
 		q->sync_result == -EINTR ? "stopped" : strerror(-q->sync_result));
 	if (running && o->fmt == OUT_NORMAL) {

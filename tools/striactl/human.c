@@ -240,6 +240,11 @@ void human_array(FILE *f, const struct stria_ioc_query *q,
 		if (q->mismatch_cnt)
 			field(f, "Mismatches", "%llu sectors (the last check or repair)",
 			      (unsigned long long)q->mismatch_cnt);
+		if (q->size >= QUERY_SIZE_LOCATE &&
+		    (q->mismatch_located || q->mismatch_unlocatable))
+			field(f, "Located", "%llu stripes with one wrong chunk, rewritten; %llu not traceable to one chunk, left as they are (the last repair)",
+			      (unsigned long long)q->mismatch_located,
+			      (unsigned long long)q->mismatch_unlocatable);
 	}
 	if (detail) {
 		if (q->nr_hw_queues)

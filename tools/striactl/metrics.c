@@ -142,6 +142,16 @@ static uint64_t v_mismatch(const struct array_snap *s)
 	return s->mismatch_cnt;
 }
 
+static uint64_t v_located(const struct array_snap *s)
+{
+	return s->mismatch_located;
+}
+
+static uint64_t v_unlocatable(const struct array_snap *s)
+{
+	return s->mismatch_unlocatable;
+}
+
 /* The label set of a member: its device ("missing": none) and role. */
 static void member_labels(FILE *f, const struct snap_member *m)
 {
@@ -255,6 +265,12 @@ static void print_sync(FILE *f, const struct array_snap *a, size_t n)
 	per_array(f, a, n, "stria_mismatch_sectors", "gauge",
 		  "Sectors of parity the running or last check or repair found not matching the data (mismatch_cnt).",
 		  v_mismatch);
+	per_array(f, a, n, "stria_mismatch_located_stripes", "gauge",
+		  "RAID6: stripes the running or last repair found one wrong chunk in, located and rewrote (mismatch_located).",
+		  v_located);
+	per_array(f, a, n, "stria_mismatch_unlocatable_stripes", "gauge",
+		  "RAID6: stripes the running or last repair found wrong parity in that it could not trace to one chunk, left as they are (mismatch_unlocatable).",
+		  v_unlocatable);
 }
 
 /* Is @name fit for a metric name's middle ([a-z0-9_])? */

@@ -186,6 +186,12 @@ int snap_read(unsigned int index, struct array_snap *s)
 		ret = read_u64(index, "sync_speed", &s->sync_speed);
 	if (!ret)
 		ret = read_u64(index, "mismatch_cnt", &s->mismatch_cnt);
+	/* a module that locates RAID6 mismatches has these */
+	if (!ret && read_u64(index, "mismatch_located", &s->mismatch_located))
+		s->mismatch_located = 0;
+	if (!ret && read_u64(index, "mismatch_unlocatable",
+			     &s->mismatch_unlocatable))
+		s->mismatch_unlocatable = 0;
 	if (!ret)
 		ret = read_u64(index, "events", &s->events);
 	if (!ret && !read_attr(index, "io_stat", buf, sizeof(buf)))

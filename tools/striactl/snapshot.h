@@ -55,6 +55,8 @@ struct array_snap {
 	uint64_t sync_total;
 	uint64_t sync_speed;		/* KiB/s per member */
 	uint64_t mismatch_cnt;
+	uint64_t mismatch_located;	/* 0 from a module without them */
+	uint64_t mismatch_unlocatable;
 	uint64_t events;
 	size_t nr_stats;		/* raid56_stats (RAID5/6 only) */
 	struct snap_stat stats[SNAP_MAX_STATS];

@@ -458,7 +458,9 @@ static const struct command commands[] = {
 	{ "scrub", cmd_scrub, "NAME|/dev/striaN check|repair|stop [--range START-END]",
 	  "Start a scrub of a RAID5/6 array in the background: check reads every\n"
 	  "stripe and counts the sectors of parity that do not match the data\n"
-	  "(mismatch_cnt); repair rewrites that parity too; stop ends a running\n"
+	  "(mismatch_cnt); repair rewrites that parity too (RAID6: only the one\n"
+	  "chunk of a stripe it can trace the mismatch to, data, P or Q; a stripe\n"
+	  "it cannot trace is left as it is); stop ends a running\n"
 	  "check or repair. Throttled like a rebuild (sysfs sync_speed_min and\n"
 	  "sync_speed_max); refused while the array is degraded or rebuilding.\n\n"
 	  "  -r, --range START-END\n"

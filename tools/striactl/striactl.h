@@ -142,6 +142,13 @@ void human_summary(FILE *f, const struct stria_ioc_query *q,
 	(offsetof(struct stria_ioc_query, reserved) + \
 	 sizeof(((struct stria_ioc_query *)0)->reserved))
 
+/*
+ * The size of struct stria_ioc_query from a module that counts the RAID6
+ * stripes a repair located the wrong chunk of, or could not.
+ */
+#define QUERY_SIZE_LOCATE \
+	(offsetof(struct stria_ioc_query, mismatch_unlocatable) + sizeof(__u64))
+
 /* Options every command takes; append to a command's option table. */
 #define COMMON_LONGOPTS \
 	{ "output", required_argument, NULL, 'o' }, \

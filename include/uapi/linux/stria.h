@@ -298,6 +298,10 @@ struct stria_ioc_member {
  *	bitmap; 0 when the array has none
  * @bitmap_dirty: out: regions whose bit is set on the members now
  * @reserved: in: must be zero
+ * @mismatch_located: out: stripes the running or last RAID6 repair found
+ *	one wrong chunk in (data, P or Q), located and rewrote
+ * @mismatch_unlocatable: out: stripes it found P or Q wrong in but could
+ *	not trace to one chunk, and left as they are
  */
 struct stria_ioc_query {
 	__u32 size;
@@ -334,6 +338,8 @@ struct stria_ioc_query {
 	__u32 bitmap_chunk;
 	__u32 bitmap_dirty;
 	__u64 reserved[1];
+	__u64 mismatch_located;
+	__u64 mismatch_unlocatable;
 };
 
 /* stria_ioc_member_op.op */

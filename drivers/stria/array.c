@@ -35,13 +35,18 @@
  * Failing members on request, spares, add, remove and replace are in
  * members.c.
  *
- * stria_arrays_lock serialises all of this and protects the array list; the
- * I/O path never takes it. Each array's member and spare tables change
- * under its cfg_lock and sb_lock together (the work items that change them
- * do not take stria_arrays_lock), and its superblock writes and event count
- * are serialised by its sb_lock. Lock order: stria_arrays_lock, cfg_lock,
- * sb_lock. Nothing holds cfg_lock or sb_lock while waiting for sb_work or
- * the sync worker, so stop can wait for both under the global lock.
+ * stria_arrays_lock serialises these requests and protects the array list;
+ * the I/O path never takes it. A start holds it only to reserve the array's
+ * name and UUID (stria_reserve()) and to add the array to the list: it reads
+ * the superblocks and bitmaps and writes them without the lock, so a slow
+ * member delays its own start only, and a fatal signal ends that start
+ * between two of its reads with nothing written. Each array's member and
+ * spare tables change under its cfg_lock and sb_lock together (the work
+ * items that change them do not take stria_arrays_lock), and its superblock
+ * writes and event count are serialised by its sb_lock. Lock order:
+ * stria_arrays_lock, cfg_lock, sb_lock. Nothing holds cfg_lock or sb_lock
+ * while waiting for sb_work or the sync worker, so stop can wait for both
+ * under the global lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -375,14 +380,104 @@ static int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
 	return 0;
 }
 
-static struct stria_array *stria_find_uuid(const u8 *uuid)
+/**
+ * struct stria_starting - the name and UUID of an array being started
+ * @list: entry in stria_starting (stria_arrays_lock)
+ * @name: the name, taken until the array runs or its start fails
+ * @uuid: the array's UUID (assemble); NULL for a create, whose UUID is new
+ */
+struct stria_starting {
+	struct list_head list;
+	const char *name;
+	const u8 *uuid;
+};
+
+/* Starts between stria_reserve() and stria_register() or stria_release(). */
+static LIST_HEAD(stria_starting);
+
+/*
+ * Is @s's name or UUID taken, by a running array or one being started?
+ * Then says so in @spec->msg and returns -EEXIST, or -EALREADY when the
+ * same array (its UUID) is being started by another request. Caller holds
+ * stria_arrays_lock.
+ */
+static int stria_taken(struct stria_spec *spec, const struct stria_starting *s)
 {
+	struct stria_starting *o;
 	struct stria_array *a;
 
-	list_for_each_entry(a, &stria_arrays, list)
-		if (!memcmp(a->uuid, uuid, STRIA_UUID_LEN))
-			return a;
-	return NULL;
+	lockdep_assert_held(&stria_arrays_lock);
+	list_for_each_entry(a, &stria_arrays, list) {
+		if (s->uuid && !memcmp(a->uuid, s->uuid, STRIA_UUID_LEN)) {
+			stria_fail(spec, STRIA_NO_MEMBER, "array '%s' is already running as stria%d",
+				   a->name, a->index);
+			return -EEXIST;
+		}
+	}
+	list_for_each_entry(a, &stria_arrays, list) {
+		if (!strcmp(a->name, s->name)) {
+			stria_fail(spec, STRIA_NO_MEMBER, "an array named '%s' is already running as stria%d",
+				   s->name, a->index);
+			return -EEXIST;
+		}
+	}
+	list_for_each_entry(o, &stria_starting, list) {
+		if (s->uuid && o->uuid &&
+		    !memcmp(o->uuid, s->uuid, STRIA_UUID_LEN)) {
+			/* two udev events of its members: not a clash */
+			stria_fail(spec, STRIA_NO_MEMBER, "array '%s' is being started by another request",
+				   o->name);
+			return -EALREADY;
+		}
+		if (!strcmp(o->name, s->name)) {
+			stria_fail(spec, STRIA_NO_MEMBER, "an array named '%s' is being started by another request",
+				   s->name);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Take @s's name and UUID for a start, unless a running array or another
+ * start has either. The wait for the lock ends at a fatal signal.
+ */
+static int stria_reserve(struct stria_spec *spec, struct stria_starting *s)
+{
+	int ret;
+
+	if (mutex_lock_killable(&stria_arrays_lock)) {
+		stria_fail(spec, STRIA_NO_MEMBER, "interrupted while waiting for another array request to finish: nothing was started");
+		return -EINTR;
+	}
+	ret = stria_taken(spec, s);
+	if (!ret)
+		list_add_tail(&s->list, &stria_starting);
+	mutex_unlock(&stria_arrays_lock);
+	return ret;
+}
+
+/*
+ * A start that failed gives its name and UUID back. Not killable: a
+ * reservation left behind would keep the name taken for good. The lock is
+ * held for short steps (this one, stria_reserve(), stria_register()) or by
+ * requests on running arrays.
+ */
+static void stria_release(struct stria_starting *s)
+{
+	mutex_lock(&stria_arrays_lock);
+	list_del(&s->list);
+	mutex_unlock(&stria_arrays_lock);
+}
+
+/* Fails the start with -EINTR at a fatal signal, before it writes. */
+static int stria_interrupted(struct stria_spec *spec)
+{
+	if (!fatal_signal_pending(current))
+		return 0;
+	stria_fail(spec, STRIA_NO_MEMBER, "%s interrupted: nothing was started or written",
+		   spec->assemble ? "assembly" : "create");
+	return -EINTR;
 }
 
 /*
@@ -563,6 +658,10 @@ static int stria_check_assemble(struct stria_spec *spec,
 				   spec->paths[i], ret);
 			return ret;
 		}
+		/* a member that answers slowly: a kill ends the wait */
+		ret = stria_interrupted(spec);
+		if (ret)
+			return ret;
 		ret = stria_sb_check(sb, stria_sb_crc(sb), why, sizeof(why));
 		if (ret) {
 			stria_fail(spec, i, "%s: %s", spec->paths[i], why);
@@ -624,11 +723,6 @@ static int stria_check_assemble(struct stria_spec *spec,
 	if (stria_sb_geom(f, g)) {
 		stria_fail(spec, STRIA_NO_MEMBER, "the superblocks describe an invalid geometry");
 		return -EINVAL;
-	}
-	if (stria_find_uuid(s0->array_uuid)) {
-		stria_fail(spec, STRIA_NO_MEMBER, "array '%.31s' is already running as stria%d",
-			   s0->name, stria_find_uuid(s0->array_uuid)->index);
-		return -EEXIST;
 	}
 	/*
 	 * stria_sb_check() held the on-disk name to stria_name_valid() and
@@ -1284,21 +1378,6 @@ out_io_exit:
 	return ret;
 }
 
-/* Is an array named @spec->name running? Then says so in @spec->msg. */
-static bool stria_name_taken(struct stria_spec *spec)
-{
-	struct stria_array *a;
-
-	list_for_each_entry(a, &stria_arrays, list) {
-		if (!strcmp(a->name, spec->name)) {
-			stria_fail(spec, STRIA_NO_MEMBER, "an array named '%s' is already running as stria%d",
-				   spec->name, a->index);
-			return true;
-		}
-	}
-	return false;
-}
-
 /* A degraded start (STRIA_ARRAY_F_RUN): which roles it started without. */
 static void stria_log_missing(struct stria_array *a, u64 missing)
 {
@@ -1310,87 +1389,17 @@ static void stria_log_missing(struct stria_array *a, u64 missing)
 		(int)STRIA_GEOM_MAX_MEMBERS, mb);
 }
 
-/**
- * stria_array_start() - create or assemble an array
- * @spec: the validated request; @spec->msg and @spec->err_member say why
- *	on failure
- * @out: the running array on success
- *
- * Caller holds stria_arrays_lock. A RAID5/6 create drops it while it
- * zeroes the members (stria_zero_parity_data()), which it holds
- * exclusively by then, so other requests do not wait for that. On failure
- * nothing has changed: no superblock written, no device left open.
- *
- * Return: 0 or a negative errno.
+/*
+ * The built array joins the list, its start reservation @s goes, and it
+ * starts working. Not killable: the array runs by now, and going back would
+ * undo that; the lock is held for short steps or by requests on running
+ * arrays, never for this array's members.
  */
-int stria_array_start(struct stria_spec *spec, struct stria_array **out)
+static void stria_register(struct stria_spec *spec, struct stria_array *a,
+			   struct stria_opened *o, struct stria_starting *s)
 {
-	u32 roles[STRIA_GEOM_MAX_MEMBERS + STRIA_MAX_SPARES];
-	struct stria_opened o = { };
-	struct stria_array *a;
-	struct stria_geom g;
-	int ret, node;
-	u32 i;
-
-	lockdep_assert_held(&stria_arrays_lock);
-	if (!spec->assemble && stria_name_taken(spec))
-		return -EEXIST;
-	ret = -ENOMEM;
-	o.dev = kcalloc(spec->nr_members, sizeof(*o.dev), GFP_KERNEL);
-	o.sb = kvcalloc(spec->nr_members, sizeof(*o.sb), GFP_KERNEL);
-	o.holder = kzalloc(1, GFP_KERNEL);
-	if (!o.dev || !o.sb || !o.holder) {
-		stria_fail(spec, STRIA_NO_MEMBER, "out of memory");
-		goto out_free;
-	}
-	ret = stria_open_all(spec, &o);
-	if (ret)
-		goto out_close;
-	if (spec->assemble) {
-		ret = stria_check_assemble(spec, &o, &g, roles);
-	} else {
-		for (i = 0; i < spec->nr_members; i++)
-			roles[i] = i;
-		o.nr_roles = spec->nr_members;
-		ret = stria_check_create(spec, &o, &g);
-		if (!ret && stria_geom_nr_parity(&g)) {
-			/* long: the lock is for the array list, not for this */
-			mutex_unlock(&stria_arrays_lock);
-			ret = stria_zero_parity_data(spec, &o, &g);
-			mutex_lock(&stria_arrays_lock);
-		}
-	}
-	if (ret)
-		goto out_close;
-	/* assemble read the name; another create may have taken it since */
-	if (stria_name_taken(spec)) {
-		ret = -EEXIST;
-		goto out_close;
-	}
-
-	node = spec->node;
-	if (node == NUMA_NO_NODE)
-		node = stria_majority_node(&o, spec->nr_members);
-	ret = -ENOMEM;
-	a = stria_array_alloc(spec, &o, &g, roles, node);
-	if (!a) {
-		stria_fail(spec, STRIA_NO_MEMBER, "out of memory");
-		goto out_close;
-	}
-	ret = stria_bitmap_init(a, o.bitmap_chunk, spec->assemble);
-	if (ret) {
-		stria_fail(spec, STRIA_NO_MEMBER, "cannot set up the write-intent bitmap: error %d",
-			   ret);
-		stria_array_free(a);
-		goto out_free;
-	}
-	ret = stria_array_build(a);
-	if (ret) {
-		stria_fail(spec, STRIA_NO_MEMBER, "cannot set up the array device: error %d",
-			   ret);
-		stria_array_free(a);
-		goto out_free;
-	}
+	mutex_lock(&stria_arrays_lock);
+	list_del(&s->list);
 	list_add_tail(&a->list, &stria_arrays);
 	trace_stria_array_start(a->index, a->name, a->geom.level,
 				a->nr_members, 1U << a->geom.chunk_shift,
@@ -1402,25 +1411,129 @@ int stria_array_start(struct stria_spec *spec, struct stria_array **out)
 		a->nr_members, atomic_read(&a->nr_failed), a->nr_spares,
 		1U << (a->geom.chunk_shift - 1),
 		stria_geom_array_sectors(&a->geom), a->node);
-	if (o.missing)
-		stria_log_missing(a, o.missing);
+	if (o->missing)
+		stria_log_missing(a, o->missing);
 	stria_bitmap_run(a);
 	/* user space hears of the array's state from here on */
-	stria_events_start(a, o.dirty ||
+	stria_events_start(a, o->dirty ||
 			   a->sync.scrub_action == STRIA_SB_SCRUB_RESYNC);
 	stria_safe_start(a);
 	/* a rebuild or scrub to resume, or a spare for a failed role */
 	mutex_lock(&a->cfg_lock);
 	stria_sync_kick(a, false);
 	mutex_unlock(&a->cfg_lock);
-	*out = a;
-	ret = 0;
+	/* what the caller reports: the array may stop once the lock is gone */
+	spec->index = a->index;
+	spec->bitmap_chunk = stria_bitmap_chunk(a);
+	memcpy(spec->uuid, a->uuid, sizeof(spec->uuid));
+	strscpy(spec->name, a->name, sizeof(spec->name));
+	mutex_unlock(&stria_arrays_lock);
+}
+
+/**
+ * stria_array_start() - create or assemble an array
+ * @spec: the validated request; @spec->msg and @spec->err_member say why
+ *	on failure; on success @spec->index, @spec->uuid, @spec->name and
+ *	@spec->bitmap_chunk say what started
+ *
+ * Caller does not hold stria_arrays_lock: the start takes it to reserve
+ * the name and UUID (create: before it opens the members; assemble: once
+ * their superblocks are read and checked) and to add the array to the list
+ * at the end. Reading the superblocks and bitmaps, a RAID5/6 create's
+ * zeroing and the superblock writes run without it, so other requests do
+ * not wait for this one's members; a fatal signal ends the start before it
+ * writes a superblock. On failure nothing has changed: no superblock
+ * written, no device left open, no name or UUID taken.
+ *
+ * Return: 0 or a negative errno.
+ */
+int stria_array_start(struct stria_spec *spec)
+{
+	u32 roles[STRIA_GEOM_MAX_MEMBERS + STRIA_MAX_SPARES];
+	struct stria_starting res = { .name = spec->name };
+	struct stria_opened o = { };
+	struct stria_array *a;
+	struct stria_geom g;
+	bool reserved = false;
+	int ret, node;
+	u32 i;
+
+	lockdep_assert_not_held(&stria_arrays_lock);
+	ret = -ENOMEM;
+	o.dev = kcalloc(spec->nr_members, sizeof(*o.dev), GFP_KERNEL);
+	o.sb = kvcalloc(spec->nr_members, sizeof(*o.sb), GFP_KERNEL);
+	o.holder = kzalloc(1, GFP_KERNEL);
+	if (!o.dev || !o.sb || !o.holder) {
+		stria_fail(spec, STRIA_NO_MEMBER, "out of memory");
+		goto out_free;
+	}
+	/* a create's name first, as ever: before its members are opened */
+	if (!spec->assemble) {
+		ret = stria_reserve(spec, &res);
+		if (ret)
+			goto out_free;
+		reserved = true;
+	}
+	ret = stria_open_all(spec, &o);
+	if (ret)
+		goto out_close;
+	if (spec->assemble) {
+		ret = stria_check_assemble(spec, &o, &g, roles);
+		/* the name and UUID the superblocks gave */
+		res.uuid = o.sb[o.fresh].array_uuid;
+		if (!ret)
+			ret = stria_reserve(spec, &res);
+		reserved = !ret;
+	} else {
+		for (i = 0; i < spec->nr_members; i++)
+			roles[i] = i;
+		o.nr_roles = spec->nr_members;
+		ret = stria_check_create(spec, &o, &g);
+		if (!ret && stria_geom_nr_parity(&g))
+			ret = stria_zero_parity_data(spec, &o, &g);
+	}
+	if (ret)
+		goto out_close;
+
+	node = spec->node;
+	if (node == NUMA_NO_NODE)
+		node = stria_majority_node(&o, spec->nr_members);
+	ret = -ENOMEM;
+	a = stria_array_alloc(spec, &o, &g, roles, node);
+	if (!a) {
+		stria_fail(spec, STRIA_NO_MEMBER, "out of memory");
+		goto out_close;
+	}
+	ret = stria_bitmap_init(a, o.bitmap_chunk, spec->assemble);
+	if (ret == -EINTR)
+		stria_interrupted(spec);
+	else if (ret)
+		stria_fail(spec, STRIA_NO_MEMBER, "cannot set up the write-intent bitmap: error %d",
+			   ret);
+	/* the last moment a kill leaves the members as they were */
+	if (!ret)
+		ret = stria_interrupted(spec);
+	if (!ret) {
+		ret = stria_array_build(a);
+		if (ret)
+			stria_fail(spec, STRIA_NO_MEMBER, "cannot set up the array device: error %d",
+				   ret);
+	}
+	if (ret) {
+		/* the members went into the array: this closes them */
+		stria_array_free(a);
+		goto out_release;
+	}
+	stria_register(spec, a, &o, &res);
 	/* devices left out of the array */
 	stria_close_all(&o, spec->nr_members);
 	goto out_free;
 
 out_close:
 	stria_close_all(&o, spec->nr_members);
+out_release:
+	if (reserved)
+		stria_release(&res);
 out_free:
 	kfree(o.holder);
 	kvfree(o.sb);
@@ -1541,16 +1654,17 @@ struct stria_array *stria_array_find(const char *name, u32 index, bool next)
 
 /**
  * stria_array_count() - running arrays
+ *
+ * Caller holds stria_arrays_lock.
  */
 unsigned int stria_array_count(void)
 {
 	struct stria_array *a;
 	unsigned int n = 0;
 
-	mutex_lock(&stria_arrays_lock);
+	lockdep_assert_held(&stria_arrays_lock);
 	list_for_each_entry(a, &stria_arrays, list)
 		n++;
-	mutex_unlock(&stria_arrays_lock);
 	return n;
 }
 

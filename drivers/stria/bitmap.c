@@ -35,6 +35,7 @@
 #include <linux/bitops.h>
 #include <linux/blkdev.h>
 #include <linux/moduleparam.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
@@ -541,6 +542,9 @@ static int stria_wib_load(struct stria_wib *w, struct stria_member *m,
 				       REQ_OP_READ | REQ_META);
 		if (ret)
 			return ret;
+		/* a slow member: a kill ends the assembly between reads */
+		if (fatal_signal_pending(current))
+			return -EINTR;
 		for (i = 0; i < STRIA_SB_BITMAP_BLOCK / sizeof(long); i++)
 			dst[i] |= src[i];
 	}
@@ -585,8 +589,9 @@ static void stria_wib_free(struct stria_wib *w)
  * @load: read the members' bitmaps (assemble), else they are zero (create)
  *
  * On assemble the image is the union of the bitmaps of the members in sync.
+ * A fatal signal ends the reading between two blocks.
  *
- * Return: 0 or a negative errno.
+ * Return: 0, -EINTR at a fatal signal, or another negative errno.
  */
 int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load)
 {
@@ -639,6 +644,8 @@ int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load)
 			    !stria_member_in_sync(&a->members[i]))
 				continue;
 			ret = stria_wib_load(w, &a->members[i], tmp);
+			if (ret == -EINTR)
+				goto out_free;
 			if (ret) {
 				pr_warn("%s: %pg: cannot read the write-intent bitmap: error %d\n",
 					a->name, a->members[i].dev.bdev, ret);

@@ -63,9 +63,25 @@ static bool stria_all_zero(const void *p, size_t len)
 	return !memchr_inv(p, 0, len);
 }
 
+/*
+ * Every request waits for stria_arrays_lock killably: a start holds it for
+ * short steps only, but a request on a running array (a stop, a spare
+ * added) may wait for that array's members under it. Says so in @msg
+ * (STRIA_MSG_LEN bytes, optional) when a fatal signal ends the wait.
+ */
+static int stria_lock(char *msg)
+{
+	if (!mutex_lock_killable(&stria_arrays_lock))
+		return 0;
+	if (msg)
+		snprintf(msg, STRIA_MSG_LEN, "interrupted while waiting for another array request to finish: nothing was done");
+	return -EINTR;
+}
+
 static long stria_ioc_info(void __user *argp)
 {
 	struct stria_ioc_info info;
+	unsigned int n;
 	u32 usize;
 	int ret;
 
@@ -76,11 +92,16 @@ static long stria_ioc_info(void __user *argp)
 	    !stria_all_zero(info.reserved, sizeof(info.reserved)))
 		return -EINVAL;
 	usize = info.size;
+	ret = stria_lock(NULL);
+	if (ret)
+		return ret;
+	n = stria_array_count();
+	mutex_unlock(&stria_arrays_lock);
 
 	memset(&info, 0, sizeof(info));
 	info.size = min_t(u32, usize, sizeof(info));
 	info.features = STRIA_FEATURES;
-	info.nr_arrays = stria_array_count();
+	info.nr_arrays = n;
 	info.max_members = STRIA_GEOM_MAX_MEMBERS;
 	info.max_spares = STRIA_MAX_SPARES;
 	strscpy(info.version, STRIA_MODULE_VERSION, sizeof(info.version));
@@ -287,7 +308,6 @@ static int stria_copy_host(struct stria_ioc_array *req, char *host)
 static long stria_ioc_array(void __user *argp, bool assemble)
 {
 	struct stria_ioc_array *req;
-	struct stria_array *a = NULL;
 	struct stria_spec spec = { };
 	u32 usize;
 	int ret;
@@ -326,15 +346,14 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 	spec.msg = req->msg;
 	spec.err_member = STRIA_NO_MEMBER;
 
-	mutex_lock(&stria_arrays_lock);
-	ret = stria_array_start(&spec, &a);
+	/* takes stria_arrays_lock itself, for short steps only */
+	ret = stria_array_start(&spec);
 	if (!ret) {
-		req->index = a->index;
-		req->bitmap_chunk = stria_bitmap_chunk(a);
-		memcpy(req->uuid, a->uuid, sizeof(req->uuid));
-		memcpy(req->name, a->name, sizeof(req->name));
+		req->index = spec.index;
+		req->bitmap_chunk = spec.bitmap_chunk;
+		memcpy(req->uuid, spec.uuid, sizeof(req->uuid));
+		memcpy(req->name, spec.name, sizeof(req->name));
 	}
-	mutex_unlock(&stria_arrays_lock);
 	req->err_member = spec.err_member;
 	stria_free_paths(spec.paths, req->nr_members);
 out_copy_back:
@@ -387,7 +406,9 @@ static long stria_ioc_stop(void __user *argp)
 		snprintf(req.msg, sizeof(req.msg), "invalid array name");
 		goto out;
 	}
-	mutex_lock(&stria_arrays_lock);
+	ret = stria_lock(req.msg);
+	if (ret)
+		goto out;
 	a = stria_running(req.name, req.index, req.msg);
 	ret = a ? stria_array_stop(a, req.msg) : -ENOENT;
 	mutex_unlock(&stria_arrays_lock);
@@ -510,7 +531,9 @@ static long stria_ioc_query(void __user *argp)
 	    q.cpu_map_cap > 65536 ||
 	    (q.members_cap && !q.members) || (q.cpu_map_cap && !q.cpu_map))
 		return -EINVAL;
-	mutex_lock(&stria_arrays_lock);
+	ret = stria_lock(NULL);
+	if (ret)
+		return ret;
 	a = stria_array_find(q.name, q.index, q.flags & STRIA_QUERY_F_NEXT);
 	ret = a ? stria_query_fill(a, &q) : -ENOENT;
 	mutex_unlock(&stria_arrays_lock);
@@ -606,7 +629,9 @@ static long stria_ioc_member(void __user *argp)
 	if (!stria_devnum_ok(req.major, req.minor, req.msg) ||
 	    !stria_devnum_ok(req.with_major, req.with_minor, req.msg))
 		goto out;
-	mutex_lock(&stria_arrays_lock);
+	ret = stria_lock(req.msg);
+	if (ret)
+		goto out;
 	a = stria_running(req.name, req.index, req.msg);
 	if (!a) {
 		ret = -ENOENT;
@@ -656,7 +681,9 @@ static long stria_ioc_sync(void __user *argp)
 		snprintf(req.msg, sizeof(req.msg), "invalid array name");
 		goto out;
 	}
-	mutex_lock(&stria_arrays_lock);
+	ret = stria_lock(req.msg);
+	if (ret)
+		goto out;
 	a = stria_running(req.name, req.index, req.msg);
 	if (!a) {
 		ret = -ENOENT;

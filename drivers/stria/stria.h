@@ -393,15 +393,18 @@ struct stria_clone {
  * @layout: RAID5/6 parity layout, STRIA_LAYOUT_* (create; 0 on RAID0)
  * @chunk_sectors: chunk size (create)
  * @bitmap: create a write-intent bitmap (RAID5/6)
- * @bitmap_chunk: its region size, 0 for the default
+ * @bitmap_chunk: its region size, 0 for the default; on success, the
+ *	region size the array runs with (0: no bitmap)
  * @nr_members: entries in @paths
  * @node: requested NUMA node, or NUMA_NO_NODE for automatic
- * @name: array name
+ * @name: array name (assemble: filled from the superblocks)
  * @homehost: create: the home host to record (empty for none); assemble:
  *	filled from the superblocks
  * @paths: member device paths
  * @msg: filled with the reason on failure
  * @err_member: filled with the index in @paths a failure is about
+ * @index: on success, N of the array's striaN
+ * @uuid: on success, the array's UUID
  */
 struct stria_spec {
 	bool assemble;
@@ -419,6 +422,8 @@ struct stria_spec {
 	char **paths;
 	char *msg;
 	u32 err_member;
+	int index;
+	u8 uuid[STRIA_UUID_LEN];
 };
 
 /* A member in this state holds no current data: failed or being rebuilt. */
@@ -506,7 +511,7 @@ void stria_ctl_exit(void);
 extern int stria_major;
 extern struct mutex stria_arrays_lock;
 extern struct list_head stria_arrays;
-int stria_array_start(struct stria_spec *spec, struct stria_array **out);
+int stria_array_start(struct stria_spec *spec);
 int stria_array_stop(struct stria_array *a, char *msg);
 void stria_array_member_failed(struct stria_array *a);
 u32 stria_array_state(const struct stria_array *a);

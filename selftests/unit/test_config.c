@@ -360,6 +360,50 @@ static void test_policy(void)
 	}
 }
 
+/*
+ * conf_owned(): whose file systems may take /dev/disk/by-uuid and by-label
+ * names first. This host "alpha".
+ */
+static void test_owned(void)
+{
+	static const uint8_t u1[16] = { 0x0b, 0x1c, [15] = 0xfa };
+	static const struct {
+		const char *text, *host;
+		int owned;
+		const char *what;
+	} cases[] = {
+		{ "", "alpha", 1, "it records this host: owned" },
+		{ "", "beta", 0, "another host's: not owned" },
+		{ "", "", 0, "it records no host: not provably this host's" },
+		{ "AUTO +all\n", "", 0, "AUTO +all starts it, but does not make it this host's" },
+		{ "AUTO +all\n", "beta", 0, "... nor another host's array" },
+		{ "ARRAY d\n", "beta", 0, "an ARRAY line by name only does not either" },
+		{ "ARRAY x uuid=0b1c00000000000000000000000000fa\n", "", 1,
+		  "an ARRAY line with its UUID does (whatever the name)" },
+		{ "ARRAY d uuid=77000000000000000000000000000000\n", "alpha", 1,
+		  "an ARRAY line of another UUID leaves this host's array this host's" },
+		{ "HOMEHOST <ignore>\n", "beta", 1, "HOMEHOST <ignore>: every array is this host's" },
+		{ "HOMEHOST <none>\n", "alpha", 0, "HOMEHOST <none>: no array records this host" },
+		{ "HOMEHOST beta\n", "beta", 1, "HOMEHOST NAME: that name is this host" },
+		{ "HOMEHOST beta\n", "alpha", 0, "... and the system's name no more" },
+	};
+	char host[CONF_HOST_LEN];
+	struct stria_conf c;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct conf_candidate cand = { "d", u1, cases[i].host };
+		int kind, ret = -1;
+
+		if (!parse(cases[i].text, &c)) {
+			kind = conf_homehost(&c, NULL, "alpha", host, err, sizeof(err));
+			ret = conf_owned(&c, &cand, kind, host);
+			conf_free(&c);
+		}
+		tap(ret == cases[i].owned, "%s", cases[i].what);
+	}
+}
+
 int main(void)
 {
 	test_empty();
@@ -369,5 +413,6 @@ int main(void)
 	test_files();
 	test_homehost();
 	test_policy();
+	test_owned();
 	return tap_exit_code();
 }

@@ -33,6 +33,13 @@ enum { OPT_BITMAP_CHUNK = 256, OPT_HOMEHOST, OPT_CONFIG };
  * A line in the system log, for what udev runs (--incremental): udev keeps
  * a program's output only at debug level.
  */
+static void log_at(int prio, const char *fmt, va_list ap)
+{
+	openlog("striactl", LOG_PID, LOG_DAEMON);
+	vsyslog(prio, fmt, ap);
+	closelog();
+}
+
 static void log_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static void log_notice(const char *fmt, ...)
@@ -40,9 +47,19 @@ static void log_notice(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	openlog("striactl", LOG_PID, LOG_DAEMON);
-	vsyslog(LOG_NOTICE, fmt, ap);
-	closelog();
+	log_at(LOG_NOTICE, fmt, ap);
+	va_end(ap);
+}
+
+/* The same for what an operator must act on: an array that did not start. */
+static void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void log_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_at(LOG_ERR, fmt, ap);
 	va_end(ap);
 }
 
@@ -536,13 +553,23 @@ static void report_degraded(int fd, const struct stria_ioc_array *req)
 	       req->name);
 }
 
+static int array_running(int fd, const uint8_t *uuid);
+
+/*
+ * Assemble @name from @paths. @incremental: the UUID of the array udev's
+ * --incremental starts, else NULL. Then the same array started meanwhile
+ * by another member's event is no failure, and a name or UUID another
+ * array has goes to the system log too, where an operator sees it: udev
+ * keeps a program's stderr only at debug level.
+ */
 static int assemble_paths(struct ctx *c, const char *name, int n,
-			  char **paths, int quiet_exists, uint32_t flags)
+			  char **paths, const uint8_t *incremental,
+			  uint32_t flags)
 {
 	char host[STRIA_HOST_LEN];
 	struct stria_ioc_array req;
 	uint64_t *ptrs;
-	int i, fd, ret;
+	int i, fd, ret, err;
 
 	ptrs = calloc(n, sizeof(*ptrs));
 	if (!ptrs)
@@ -563,13 +590,17 @@ static int assemble_paths(struct ctx *c, const char *name, int n,
 		return -fd;
 	}
 	ret = ioctl(fd, STRIA_IOC_ASSEMBLE, &req);
-	if (ret && errno == EEXIST && quiet_exists) {
+	err = ret ? errno : 0;
+	if (incremental && (err == EALREADY ||
+			    (err == EEXIST && array_running(fd, incremental)))) {
+		/* another member's event started this array meanwhile */
 		ret = EXIT_OK;
 	} else if (ret) {
-		int err = errno;
-
 		ret = report_array_error(c, &req, err);
 		req.msg[STRIA_MSG_LEN - 1] = '\0';
+		if (incremental && err == EEXIST)
+			log_error("array '%s' not started: %s; another array has its name or UUID (a second array of that name, or a disk that copies one): stop one of them, or assemble this one by hand after the other is stopped",
+				  name, req.msg);
 		if (err == EUCLEAN)
 			fprintf(stderr, "note: writes cut short by the crash may have left stripes whose parity does not match their data; a missing member's data would be rebuilt wrong there, silently\n");
 		else if (err == ENODEV && !(flags & STRIA_ARRAY_F_RUN))
@@ -889,7 +920,7 @@ static int assemble_scan(struct ctx *c, const struct policy *p,
 			       fmt_roles(missing, roles),
 			       __builtin_popcountll(missing) > 1 ? "them" : "it");
 		r = assemble_paths(c, f->name, found_pack(f), f->paths,
-				   only_dev != NULL, flags);
+				   only_dev ? f->uuid : NULL, flags);
 		if (r)
 			ret = r;
 	}
@@ -978,7 +1009,7 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	return assemble_paths(c, argv[optind], argc - optind - 1,
-			      argv + optind + 1, 0, flags);
+			      argv + optind + 1, NULL, flags);
 }
 
 /* STRIA_IOC_STOP of array @name (or index @index); errno or 0. */
@@ -1484,5 +1515,106 @@ int cmd_wait(struct ctx *c, int argc, char **argv)
 			strerror(-q.sync_result));
 		return EXIT_FAIL;
 	}
+	return EXIT_OK;
+}
+
+/*
+ * sysfs attribute stria/@attr of block device @dev (striaN) into @buf,
+ * first line only; "" when it cannot be read. Only characters of a name,
+ * a host name or a UUID are kept: anything else empties it.
+ */
+static void array_attr(const char *dev, const char *attr, char *buf,
+		       size_t len)
+{
+	char path[96];
+	size_t n = 0;
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/block/%s/stria/%s", dev, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		n = strcspn(buf, "\n");
+	buf[n] = '\0';
+	fclose(f);
+	for (; n; n--)
+		if (!stria_name_char_ok(buf[n - 1]))
+			buf[0] = '\0';
+}
+
+/*
+ * home: is a running array this host's own (conf_owned())? Asks sysfs, not
+ * the control device: udev asks as soon as striaN appears, and its rule
+ * gives the array's file systems the first claim on /dev/disk/by-uuid and
+ * by-label only when it is.
+ */
+int cmd_home(struct ctx *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "homehost", required_argument, NULL, OPT_HOMEHOST },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		COMMON_LONGOPTS, { 0 }
+	};
+	char dev[32], name[STRIA_NAME_LEN], host[STRIA_HOST_LEN], u[64];
+	char byname[STRIA_NAME_LEN];
+	struct host_opts ho = { NULL, NULL };
+	struct conf_candidate cand;
+	struct out *o = &c->out;
+	uint8_t uuid[STRIA_UUID_LEN];
+	struct policy p;
+	uint32_t index = 0;
+	int opt, ret, owned;
+
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (host_opt(opt, &ho))
+			continue;
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret < 0 ? EXIT_OK : ret;
+	}
+	if (argc - optind != 1)
+		return usage_error(c, "give one array: /dev/striaN");
+	if (resolve_array(argv[optind], byname, &index) || byname[0])
+		return usage_error(c, "'%s' is not /dev/striaN", argv[optind]);
+	snprintf(dev, sizeof(dev), "stria%u", index);
+	array_attr(dev, "name", name, sizeof(name));
+	array_attr(dev, "uuid", u, sizeof(u));
+	array_attr(dev, "homehost", host, sizeof(host));
+	if (!name[0] || conf_parse_uuid(u, uuid)) {
+		err_msg(c, "%s: no such array is running", argv[optind]);
+		return EXIT_NOTFOUND;
+	}
+	ret = load_conf(c, ho.config, &p.conf, 0);
+	if (ret)
+		return ret;
+	p.kind = this_host(c, &p.conf, ho.homehost, p.host);
+	if (p.kind < 0) {
+		conf_free(&p.conf);
+		return EXIT_USAGE;
+	}
+	cand.name = name;
+	cand.uuid = uuid;
+	cand.homehost = host;
+	owned = conf_owned(&p.conf, &cand, p.kind, p.host);
+	conf_free(&p.conf);
+	if (c->fmt == OUT_NORMAL) {
+		printf("/dev/%s (array '%s', %s%s%s): %s\n", dev, name,
+		       host[0] ? "home host '" : "no home host", host,
+		       host[0] ? "'" : "",
+		       owned ? "this host's" : "not provably this host's");
+		return EXIT_OK;
+	}
+	out_init(o, stdout, c->fmt);
+	out_begin(o);
+	out_str(o, "device", dev);
+	out_str(o, "name", name);
+	if (host[0])
+		out_str(o, "homehost", host);
+	else
+		out_null(o, "homehost");
+	out_str(o, "home", owned ? "this-host" : "other");
+	out_end(o);
 	return EXIT_OK;
 }

@@ -705,6 +705,25 @@ static void fmt_uuid(const uint8_t *u, char *out)
 		out += sprintf(out, "%s%02x", dash[i] ? "-" : "", u[i]);
 }
 
+int conf_host_local(const char *homehost, int kind, const char *host)
+{
+	/*
+	 * Only a recorded home host that is this host's name makes an array
+	 * this host's (or HOMEHOST <ignore>, the operator's word): anyone can
+	 * write a superblock that records no host on a disk and plug it in.
+	 */
+	return kind == CONF_HOMEHOST_IGNORE ||
+	       (kind == CONF_HOMEHOST_NAME && homehost[0] &&
+		!strcmp(homehost, host));
+}
+
+int conf_owned(const struct stria_conf *conf, const struct conf_candidate *cand,
+	       int kind, const char *host)
+{
+	return conf_find_array(conf, NULL, cand->uuid) ||
+	       conf_host_local(cand->homehost, kind, host);
+}
+
 int conf_policy(const struct stria_conf *conf, const struct conf_candidate *cand,
 		int kind, const char *host, char *why, size_t len)
 {
@@ -730,14 +749,7 @@ int conf_policy(const struct stria_conf *conf, const struct conf_candidate *cand
 			 path, a->line, cand->name, u, cand->name);
 		return 0;
 	}
-	/*
-	 * Only a recorded home host that is this host's name makes an array
-	 * this host's (or HOMEHOST <ignore>, the operator's word): anyone can
-	 * write a superblock that records no host on a disk and plug it in.
-	 */
-	local = kind == CONF_HOMEHOST_IGNORE ||
-		(kind == CONF_HOMEHOST_NAME && cand->homehost[0] &&
-		 !strcmp(cand->homehost, host));
+	local = conf_host_local(cand->homehost, kind, host);
 	if (!cand->homehost[0])
 		snprintf(hosts, sizeof(hosts), "it records no home host");
 	else if (kind == CONF_HOMEHOST_NAME)

@@ -180,6 +180,20 @@ struct conf_candidate {
  */
 int conf_policy(const struct stria_conf *conf, const struct conf_candidate *cand,
 		int kind, const char *host, char *why, size_t len);
+/*
+ * Is an array with home host @homehost ("" for none) this host's, by
+ * @kind and @host from conf_homehost()? It records this host's name, or
+ * the kind is <ignore>. An array that records no host is not.
+ */
+int conf_host_local(const char *homehost, int kind, const char *host);
+/*
+ * Is @cand this host's own, so that its file systems may take the names
+ * (/dev/disk/by-uuid, by-label) before any other device's? An ARRAY line
+ * lists its UUID, or conf_host_local(). Starting by hand or by AUTO does
+ * not make an array this host's.
+ */
+int conf_owned(const struct stria_conf *conf, const struct conf_candidate *cand,
+	       int kind, const char *host);
 /* Is @addr a mail address MAILADDR and --mail take? */
 int conf_mailaddr_valid(const char *addr);
 /* Parse a UUID (32 hex digits; '-' and ':' anywhere are skipped). 0 or -1. */

@@ -525,6 +525,13 @@ static const struct command commands[] = {
 	  "count the regions its copy of the write-intent bitmap marks dirty.\n"
 	  "Exits 3 when DEV has no stria superblock, 1 when it is damaged or\n"
 	  "from a newer format.", 1 },
+	{ "home", cmd_home, "[-o FORMAT|--export] [--homehost HOST] [--config FILE] /dev/striaN",
+	  "Is a running array this host's own? It is when it records this host\n"
+	  "as its home host (HOMEHOST <ignore>: every array), or stria.conf\n"
+	  "has an ARRAY line with its UUID; an array started by hand or by AUTO\n"
+	  "is not, nor one that records no home host. Reads sysfs only. udev\n"
+	  "asks, so that only this host's arrays take /dev/disk/by-uuid and\n"
+	  "by-label names before other devices (home: this-host or other).", 1 },
 	{ "list", cmd_list, "[-o FORMAT]",
 	  "One line per running array.", 1 },
 	{ "version", cmd_version, "[-o FORMAT]",

@@ -102,6 +102,7 @@ int cmd_remove(struct ctx *c, int argc, char **argv);
 int cmd_scrub(struct ctx *c, int argc, char **argv);
 int cmd_wait(struct ctx *c, int argc, char **argv);
 int cmd_zero_superblock(struct ctx *c, int argc, char **argv);
+int cmd_home(struct ctx *c, int argc, char **argv);
 
 /* cmd_monitor.c */
 int cmd_monitor(struct ctx *c, int argc, char **argv);

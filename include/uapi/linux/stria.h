@@ -122,7 +122,11 @@ struct stria_ioc_info {
  * @members: in: user pointer to @nr_members __u64 user pointers, each to a
  *	NUL-terminated device path; for create, member i gets role i
  * @name: in: array name, 1..31 characters from [A-Za-z0-9._-], NUL-padded;
- *	for assemble it must match the superblocks
+ *	for assemble it must match the superblocks. Refused when a running
+ *	array has the name or the UUID, or another create or assemble under
+ *	way has the name (EEXIST); when another assemble of the same array
+ *	(its UUID) is under way (EALREADY). A fatal signal ends a start before
+ *	it writes a superblock (EINTR), nothing started
  * @index: out: N of the new /dev/striaN
  * @err_member: out: on failure, the index in @members the failure is
  *	about, or STRIA_NO_MEMBER

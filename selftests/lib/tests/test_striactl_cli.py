@@ -37,7 +37,7 @@ def test_the_command_list_is_found() -> None:
 @pytest.mark.parametrize("cmd", ["create", "assemble", "stop", "status", "detail",
                                  "examine", "list", "fail", "add", "remove",
                                  "replace", "scrub", "wait", "monitor",
-                                 "zero-superblock"])
+                                 "zero-superblock", "home"])
 def test_help_exits_0(cmd: str) -> None:
     p = run(cmd, "--help")
     assert p.returncode == 0, p.stderr
@@ -52,6 +52,8 @@ def test_help_exits_0(cmd: str) -> None:
     (["add", "w"], "give the array and at least one device"),
     (["fail", "w"], "give the array and one member device"),
     (["zero-superblock"], "give at least one device"),
+    (["home"], "give one array: /dev/striaN"),
+    (["home", "data"], "'data' is not /dev/striaN"),
     (["assemble", "--incremental", "/dev/x", "--run"], "--run is not for --incremental"),
     (["assemble", "--incremental", "/dev/x", "--force"], "--force is not for --incremental"),
 ])

@@ -101,3 +101,30 @@ def test_latency_table_from_recorded_fio_and_emulated_time(tmp_path: Path) -> No
     assert "no verdict on speed" in text
     doc["devices"][0]["model"] = "QEMU NVMe Ctrl"
     assert "(/dev/nullb0, /dev/nullb1 are QEMU NVMe Ctrl; the CPU" in report.render(doc)
+
+
+def test_device_strings_are_escaped_in_the_report(tmp_path: Path) -> None:
+    """A drive chooses its model and firmware, a hypervisor the CPU's model:
+    report.md (read in a terminal or rendered as Markdown) shows them
+    escaped, and a '|' or a newline in one cannot add a table cell or a
+    line."""
+    doc = full_doc(tmp_path)
+    evil = "QEMU\x1b]0;owned\x07 | x\n## injected\u202e"
+    for d in doc["devices"]:
+        d["model"] = evil
+        d["firmware"] = "1.0\x9b2J"
+    doc["environment"].setdefault("cpu", {})["model"] = "QEMU \x1b[2J cpu\nline"
+    doc["environment"].setdefault("dmi", {})["sys_vendor"] = "QEMU\r|"
+    text = report.render(doc, [])
+    bad = [c for c in text if c != "\n" and (ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0
+                                              or c == "\u202e")]
+    assert not bad, f"raw control characters in the report: {bad!r}"
+    assert "## injected" not in text.splitlines()
+    lines = text.splitlines()
+    start = lines.index("## Devices") + 2
+    rows = lines[start:lines.index("", start)]
+    assert len(rows) == 2 + len(doc["devices"])
+    for r in rows:
+        # cells split on '|' not escaped as '\|'
+        assert len(r.replace("\\|", "").split("|")) == 9, r
+    assert "\\x1b]0;owned\\x07 \\| x\\x0a## injected\\u202e" in text

@@ -2,13 +2,18 @@
 """report.md: the method's tables from a results document.
 
 Rendering is a pure function of results.json, so ``stria-bench report DIR``
-re-renders any old run.
+re-renders any old run. Strings a device or the machine chooses (drive
+models and firmware, the CPU's model, the maker's name) are written through
+:func:`stria.safetext.printable`, and a table cell's ``|`` as ``\\|``: read
+in a terminal or rendered, the report shows them, and they add no cell,
+line or escape sequence.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..safetext import printable
 from .jobs import WORKLOADS
 
 
@@ -37,9 +42,14 @@ def fmt_lat(ns: float | None) -> str:
     return f"{ns / 1e3:.0f} µs"
 
 
+def cell(text: str) -> str:
+    """A Markdown table cell holding ``text``: escaped, and ``|`` as ``\\|``."""
+    return printable(text).replace("|", "\\|")
+
+
 def table(header: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
+    out = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
     return out + [""]
 
 
@@ -60,7 +70,7 @@ def header(doc: dict[str, Any]) -> list[str]:
     tools = env.get("tools", {})
     tune = env.get("stria_tune", {})
     t = s.get("timing", {})
-    cpu_model = env.get("cpu", {}).get("model")
+    cpu_model = printable(env.get("cpu", {}).get("model"))
     lines = [
         "# stria-bench report", "",
         f"- started {doc.get('started')}, finished {doc.get('finished') or 'not finished'}",
@@ -201,13 +211,13 @@ def emulated(doc: dict[str, Any]) -> list[str]:
     models: dict[str, list[str]] = {}
     for d in doc.get("devices", []):
         if "QEMU" in str(d.get("model") or ""):
-            models.setdefault(str(d["model"]), []).append(str(d.get("path")))
+            models.setdefault(printable(str(d["model"])), []).append(printable(str(d.get("path"))))
     out = [f"{paths[0]} is a {m}" if len(paths) == 1 else f"{', '.join(sorted(paths))} are {m}"
            for m, paths in sorted(models.items())]
-    cpu = str(env.get("cpu", {}).get("model") or "")
+    cpu = printable(str(env.get("cpu", {}).get("model") or ""))
     if "QEMU" in cpu:
         out.append(f"the CPU is a {cpu}")
-    vendor = str(env.get("dmi", {}).get("sys_vendor") or "")
+    vendor = printable(str(env.get("dmi", {}).get("sys_vendor") or ""))
     if "QEMU" in vendor:
         out.append(f"the machine is made by {vendor}")
     return out
@@ -289,7 +299,7 @@ def problems_section(doc: dict[str, Any]) -> list[str]:
     bad = [r for r in doc.get("runs", []) if r.get("status") == "failed"]
     if not bad:
         return []
-    return ["## Failed runs", ""] + [f"- `{r['id']}`: {r.get('reason')}" for r in bad] + [""]
+    return ["## Failed runs", ""] + [f"- `{r['id']}`: {printable(str(r.get('reason')))}" for r in bad] + [""]
 
 
 def plots_section(plots: list[str], missing: str | None = None) -> list[str]:

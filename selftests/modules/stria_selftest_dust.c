@@ -7,9 +7,11 @@
  * a "Read Medium Error" sense.
  *
  * stria's copy of Linux 6.12's drivers/md/dm-dust.c, unchanged but for
- * this paragraph and the module_dm() fallback at the end: Debian's
- * kernels build without CONFIG_DM_DUST, and the read-repair tests need a
- * device whose bad sectors stay bad until they are written
+ * this paragraph, the module_dm() fallback at the end and no
+ * .prepare_ioctl (its prototype differs from one kernel line to the next,
+ * and no test sends an ioctl through): Debian's kernels build without
+ * CONFIG_DM_DUST, and the read-repair tests need a device whose bad
+ * sectors stay bad until they are written
  * (selftests/tests/raid56/028-read-repair-dust).
  */
 
@@ -539,22 +541,6 @@ static void dust_status(struct dm_target *ti, status_type_t type,
 	}
 }
 
-static int dust_prepare_ioctl(struct dm_target *ti, struct block_device **bdev)
-{
-	struct dust_device *dd = ti->private;
-	struct dm_dev *dev = dd->dev;
-
-	*bdev = dev->bdev;
-
-	/*
-	 * Only pass ioctls through if the device sizes match exactly.
-	 */
-	if (dd->start || ti->len != bdev_nr_sectors(dev->bdev))
-		return 1;
-
-	return 0;
-}
-
 static int dust_iterate_devices(struct dm_target *ti, iterate_devices_callout_fn fn,
 				void *data)
 {
@@ -573,7 +559,6 @@ static struct target_type dust_target = {
 	.map = dust_map,
 	.message = dust_message,
 	.status = dust_status,
-	.prepare_ioctl = dust_prepare_ioctl,
 };
 #ifdef module_dm
 module_dm(dust);

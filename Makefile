@@ -194,7 +194,7 @@ mutants:
 # the kept run, among those that took at most SLICE_MAX_SECONDS there
 # (selftests/lib/striatest/mutants.py); one TAP line each, passing when a
 # check caught it.
-mutants-slice: all
+mutants-slice:
 	selftests/mutants/run --kernel stock --slice 2 --results $(BUILD)/mutants/slice.tsv \
 		--tap $(BUILD)/results/mutants-slice.tap
 

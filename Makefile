@@ -19,6 +19,8 @@
 #   make mutants    build stria.ko with each deliberate bug of selftests/mutants/
 #                   and run the tests it names: every one must be caught
 #                   (MUTANTS="01 07" for some; part of make check-long)
+#   make mutants-slice  2 of the mutants, chosen by the commit, each against
+#                   the quick test that caught it in the kept run (make check)
 #   make demo       boot the VM: tune show, a stria array, tune apply (poll
 #                   queues), the quick benchmark with polled rows, tune revert
 #                   (KERNEL=stock612: on 6.12; make check runs it too, shorter)
@@ -68,7 +70,7 @@ export PYTHON
 
 .PHONY: all module tools probe lint unit vm vm-612 vm-7 vm-debug check demo bench deps install install-boot \
 	clean help debug-kernel check-kdir check-after-deps demo-after-deps bench-after-deps \
-	check-long check-long-after-deps mutants
+	check-long check-long-after-deps mutants mutants-slice
 
 all: module tools
 
@@ -143,7 +145,7 @@ vm-debug:
 # CHECK_TIERS runs some of the tiers only (make check CHECK_TIERS="lint
 # unit": everything but the VM suites, as the fresh-root test does); the
 # summary then counts those.
-CHECK_TIERS ?= lint unit vm vm-612 vm-7 vm-debug
+CHECK_TIERS ?= lint unit vm mutants-slice vm-612 vm-7 vm-debug
 
 check: deps
 	$(MAKE) check-after-deps
@@ -186,6 +188,15 @@ MUTANTS_TIMEOUT_FACTOR ?=
 mutants:
 	selftests/mutants/run --kernel stock $(if $(MUTANTS_TAP),--tap $(MUTANTS_TAP)) \
 		$(if $(MUTANTS_TIMEOUT_FACTOR),--timeout-factor $(MUTANTS_TIMEOUT_FACTOR)) $(MUTANTS)
+
+# make check's rotating slice: 2 mutants a commit (its hash picks them,
+# and the run prints which), each against only the test that caught it in
+# the kept run, among those that took at most SLICE_MAX_SECONDS there
+# (selftests/lib/striatest/mutants.py); one TAP line each, passing when a
+# check caught it.
+mutants-slice:
+	selftests/mutants/run --kernel stock --slice 2 --results $(BUILD)/mutants/slice.tsv \
+		--tap $(BUILD)/results/mutants-slice.tap
 
 demo: deps
 	$(MAKE) demo-after-deps

@@ -545,6 +545,25 @@ static void test_hostile(struct stria_sb *sb)
 	good_sb(&other);
 	other.parity_layout = stria_cpu_le32(1);
 	tap(!stria_sb_same_array(sb, &other), "a member of another layout does not");
+	/* each field that never changes in an array's life, alone */
+	good_sb(&other);
+	other.chunk_sectors = stria_cpu_le32(256);
+	tap(!stria_sb_same_array(sb, &other), "a member of another chunk size does not");
+	good_sb(&other);
+	other.array_uuid[5] ^= 1;
+	tap(!stria_sb_same_array(sb, &other), "a member of another array UUID does not");
+	good_sb(&other);
+	other.level = stria_cpu_le32(5);
+	tap(!stria_sb_same_array(sb, &other), "a member of another level does not");
+	good_sb(&other);
+	other.nr_members = stria_cpu_le32(5);
+	tap(!stria_sb_same_array(sb, &other), "a member of another member count does not");
+	good_sb(&other);
+	other.data_offset = stria_cpu_le64(STRIA_SB_DATA_OFFSET + 8);
+	tap(!stria_sb_same_array(sb, &other), "a member of another data offset does not");
+	good_sb(&other);
+	other.layout = stria_cpu_le32(STRIA_SB_LAYOUT_RAID0 + 1);
+	tap(!stria_sb_same_array(sb, &other), "a member of another layout version does not");
 	tap(stria_sb_geom(sb, &g) == 0 && g.member_sectors == 522240 &&
 	    g.nr_members == 4, "stria_sb_geom() gives the superblock's geometry");
 }

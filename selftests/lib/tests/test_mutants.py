@@ -75,3 +75,47 @@ def test_testing_rst_shows_the_kept_results() -> None:
     assert mutants.parse_results(text)
     table = mutants.render_table(mutants.parse_results(text), MUTANTS)
     assert table in doc.read_text(), "run scripts/render-mutants"
+
+
+@pytest.mark.parametrize("reason,kind", [
+    ("(26 s): 2 check(s) failed, first: not ok 23 - fio write+verify (exit 2)", "caught"),
+    ("(40 s): kernel log: WARNING: CPU: 1 PID: 9 at drivers/stria/raid56.c:10", "caught"),
+    ("(40 s): kmemleak: 1 object(s) leaked by this project's modules", "caught"),
+    ("(300 s): timed out after 300 s", "timeout"),
+    ("(90 s): kernel log: INFO: task fio:12 blocked for more than 30 seconds. "
+     "(the guest hung and was ended at once)", "timeout"),
+    ("(5 s): kernel log while booting, before the test: BUG: x", "error"),
+    ("(9 s): unexpected skip: no fio (MAY_SKIP does not name stock)", "error"),
+    ("(9 s): test_main returned 1", "error"),
+    ("(3 s): interrupted", "error"),
+])
+def test_vm_verdicts(reason: str, kind: str) -> None:
+    """Only a failed check or a kernel report catches a mutant; a test
+    that ran out of time is a timeout, whatever it printed before."""
+    assert mutants.classify_vm(reason) == kind
+
+
+def test_unit_and_fuzz_tests_can_be_named() -> None:
+    assert mutants.test_exists("unit/test_superblock")
+    assert mutants.test_exists("fuzz/ondisk")
+    assert not mutants.test_exists("unit/test_nothing")
+    assert not mutants.test_exists("fuzz/nothing")
+    assert not mutants.test_exists("raid0/999-nothing")
+
+
+def test_the_slice_rotates_over_quick_catches() -> None:
+    muts = [mutants.Mutant(f"{i:02}-m", Path(f"{i:02}-m.patch"), "d", ("raid0/001-create-io",))
+            for i in range(1, 7)]
+    res = [mutants.Result(m.name, mutants.CAUGHT, "raid0/001-create-io", f"({s} s): x")
+           for m, s in zip(muts, (10, 20, 30, 400, 50, 60))]
+    res[4] = mutants.Result("05-m", mutants.SURVIVED, "raid0/001-create-io", "(50 s): x")
+    pool = [m.name for m, _ in mutants.slice_pool(res, muts)]
+    # not the slow one (400 s), not the one that survived
+    assert pool == ["01-m", "02-m", "03-m", "06-m"]
+    a = mutants.pick_slice(res, muts, "00000001" + "0" * 32, 2)
+    assert [m.name for m, _ in a] == ["02-m", "06-m"]
+    assert a == mutants.pick_slice(res, muts, "00000001" + "f" * 32, 2)
+    b = mutants.pick_slice(res, muts, "00000002" + "0" * 32, 2)
+    assert [m.name for m, _ in b] == ["03-m", "01-m"]
+    with pytest.raises(ValueError):
+        mutants.pick_slice(res[3:4], muts, "0", 2)

@@ -11,6 +11,8 @@
  *   name and the host as they were; then Python's email parser
  *   (selftests/unit/mail_headers.py) finds the same two headers and no
  *   defect in every one of the mails;
+ * - the event's line on stdout (the journal's) is one line of printable
+ *   ASCII;
  * - PROGRAM (a capture script) gets exactly EVENT, /dev/striaN and the
  *   member as its arguments, byte for byte, and STRIA_NAME as it was.
  *
@@ -18,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,6 +212,41 @@ static int subject_holds(const char *subj, const char *name, const char *host)
 	return 0;
 }
 
+/*
+ * report() @e with no PROGRAM and no mail, its stdout into @buf: one line,
+ * printable ASCII, that ends in the message? 1 or 0.
+ */
+static int line_of(struct mon *m, struct mon_event *e, char *buf, size_t len)
+{
+	char path[600];
+	const char *prog = m->program;
+	size_t nr = m->nr_mail, n;
+	int fd, saved;
+
+	snprintf(path, sizeof(path), "%s/line", dir);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (saved < 0 || fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+		exit(1);
+	close(fd);
+	m->program = NULL;
+	m->nr_mail = 0;
+	report(m, e);
+	m->program = prog;
+	m->nr_mail = nr;
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	n = slurp(path, buf, len);
+	if (!n || buf[n - 1] != '\n' || strchr(buf, '\n') != buf + n - 1)
+		return 0;
+	for (n = 0; buf[n] != '\n'; n++)
+		if (buf[n] < 0x20 || buf[n] >= 0x7f)
+			return 0;
+	return strstr(buf, " MemberFailed on /dev/stria3 (") != NULL;
+}
+
 int main(void)
 {
 	char h[HOSTILE_MAX], dev[HOSTILE_MAX], mail[16384], subj[4096];
@@ -216,7 +254,7 @@ int main(void)
 	struct ctx ctx = { .prog = "striactl" };
 	char *addr[] = { "root@example.com" };
 	struct mon m = { .c = &ctx, .mail = addr, .nr_mail = 1 };
-	unsigned int i, bad_mail = 0, bad_prog = 0, n;
+	unsigned int i, bad_mail = 0, bad_prog = 0, bad_log = 0, n;
 	struct array_snap s;
 	struct mon_event e;
 	const char *why;
@@ -250,6 +288,11 @@ int main(void)
 		e.prio = LOG_CRIT;
 		event_text(&e);
 
+		/* the line on stdout, which the journal takes */
+		if (!line_of(&m, &e, mail, sizeof(mail)) && !bad_log++)
+			printf("# string %u '%s': the event's line is '%s'\n", i,
+			       hostile_show(h), hostile_show(mail));
+
 		snprintf(path, sizeof(path), "%s/mail-%u", dir, i);
 		setenv("STRIA_TEST_OUT", path, 1);
 		send_mail(&m, &e);
@@ -278,6 +321,8 @@ int main(void)
 			printf("# string %u '%s': PROGRAM got '%s'\n", i,
 			       hostile_show(h), hostile_show(args));
 	}
+	tap(!bad_log, "the event's line on stdout (the journal): %u of %u hostile names and devices make more than one line of printable ASCII",
+	    bad_log, n);
 	tap(!bad_mail, "mail: %u of %u hostile names, hosts and devices add a header, a line or a raw byte, or do not come through",
 	    bad_mail, n);
 	tap(!bad_prog, "PROGRAM: %u of %u hostile names and devices change its arguments or STRIA_NAME",

@@ -553,6 +553,7 @@ static void send_mail(struct mon *m, const struct mon_event *e)
 /* Tell everyone: stdout, syslog, PROGRAM, mail. */
 static void report(struct mon *m, struct mon_event *e)
 {
+	char name[4 * sizeof(e->array)], msg[4 * sizeof(e->message)];
 	char when[40];
 	struct tm tm;
 	time_t now = time(NULL);
@@ -562,15 +563,18 @@ static void report(struct mon *m, struct mon_event *e)
 	if (!localtime_r(&now, &tm) ||
 	    !strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S%z", &tm))
 		snprintf(when, sizeof(when), "%lld", (long long)now);
+	/* one line each, whatever the name and the message hold */
+	escape_text(name, sizeof(name), e->array);
+	escape_text(msg, sizeof(msg), e->message);
 	if (m->c->fmt == OUT_JSON)
 		event_json(m, e, when);
 	else
 		printf("%s %s on /dev/stria%u (%s): %s\n", when, e->name,
-		       e->index, e->array, e->message);
+		       e->index, name, msg);
 	fflush(stdout);
 	if (m->syslog)
 		syslog(e->prio, "%s on /dev/stria%u (%s): %s", e->name,
-		       e->index, e->array, e->message);
+		       e->index, name, msg);
 	if (m->program)
 		run_program(m, e);
 	if (m->nr_mail && (e->prio <= LOG_WARNING ||

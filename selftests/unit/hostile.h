@@ -84,7 +84,7 @@ static char *hostile_str(unsigned int i, char *buf)
 }
 
 /* @s with its \xHH escapes undone, into @buf (@len bytes); 0, or -1. */
-static int unescape_hex(const char *s, char *buf, size_t len)
+static __attribute__((unused)) int unescape_hex(const char *s, char *buf, size_t len)
 {
 	size_t n = 0;
 	unsigned int v;
@@ -112,7 +112,7 @@ static int unescape_hex(const char *s, char *buf, size_t len)
  * A string for a TAP comment: what hostile_str() gave, escaped; the last
  * two results stay valid.
  */
-static const char *hostile_show(const char *s)
+static __attribute__((unused)) const char *hostile_show(const char *s)
 {
 	static char bufs[2][4 * HOSTILE_MAX + 1];
 	static unsigned int which;

@@ -60,6 +60,7 @@
 #include <linux/nodemask.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 #include <linux/uuid.h>
 
@@ -382,7 +383,7 @@ static int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
 
 /**
  * struct stria_starting - the name and UUID of an array being started
- * @list: entry in stria_starting (stria_arrays_lock)
+ * @list: entry in stria_starting (stria_starting_lock)
  * @name: the name, taken until the array runs or its start fails
  * @uuid: the array's UUID (assemble); NULL for a create, whose UUID is new
  */
@@ -392,14 +393,22 @@ struct stria_starting {
 	const u8 *uuid;
 };
 
-/* Starts between stria_reserve() and stria_register() or stria_release(). */
+/*
+ * Starts between stria_reserve() and stria_register() or stria_release().
+ * Entries are added under stria_arrays_lock and stria_starting_lock
+ * together (the check for a clash needs the array list too), removed
+ * under stria_starting_lock alone: giving a reservation back then never
+ * waits for stria_arrays_lock, which a request on a running array may hold
+ * across its superblock writes.
+ */
 static LIST_HEAD(stria_starting);
+static DEFINE_SPINLOCK(stria_starting_lock);
 
 /*
  * Is @s's name or UUID taken, by a running array or one being started?
  * Then says so in @spec->msg and returns -EEXIST, or -EALREADY when the
  * same array (its UUID) is being started by another request. Caller holds
- * stria_arrays_lock.
+ * stria_arrays_lock and stria_starting_lock.
  */
 static int stria_taken(struct stria_spec *spec, const struct stria_starting *s)
 {
@@ -421,6 +430,7 @@ static int stria_taken(struct stria_spec *spec, const struct stria_starting *s)
 			return -EEXIST;
 		}
 	}
+	lockdep_assert_held(&stria_starting_lock);
 	list_for_each_entry(o, &stria_starting, list) {
 		if (s->uuid && o->uuid &&
 		    !memcmp(o->uuid, s->uuid, STRIA_UUID_LEN)) {
@@ -450,24 +460,27 @@ static int stria_reserve(struct stria_spec *spec, struct stria_starting *s)
 		stria_fail(spec, STRIA_NO_MEMBER, "interrupted while waiting for another array request to finish: nothing was started");
 		return -EINTR;
 	}
+	spin_lock(&stria_starting_lock);
 	ret = stria_taken(spec, s);
 	if (!ret)
 		list_add_tail(&s->list, &stria_starting);
+	spin_unlock(&stria_starting_lock);
 	mutex_unlock(&stria_arrays_lock);
 	return ret;
 }
 
 /*
- * A start that failed gives its name and UUID back. Not killable: a
- * reservation left behind would keep the name taken for good. The lock is
- * held for short steps (this one, stria_reserve(), stria_register()) or by
- * requests on running arrays.
+ * A start that failed gives its name and UUID back. It cannot be given
+ * up on (a reservation left behind would keep the name taken for good),
+ * so it takes only stria_starting_lock, held for list steps: no wait for
+ * stria_arrays_lock, which a request on another array may hold across
+ * member I/O.
  */
 static void stria_release(struct stria_starting *s)
 {
-	mutex_lock(&stria_arrays_lock);
+	spin_lock(&stria_starting_lock);
 	list_del(&s->list);
-	mutex_unlock(&stria_arrays_lock);
+	spin_unlock(&stria_starting_lock);
 }
 
 /* Fails the start with -EINTR at a fatal signal, before it writes. */
@@ -1391,15 +1404,21 @@ static void stria_log_missing(struct stria_array *a, u64 missing)
 
 /*
  * The built array joins the list, its start reservation @s goes, and it
- * starts working. Not killable: the array runs by now, and going back would
- * undo that; the lock is held for short steps or by requests on running
+ * starts working. The wait for stria_arrays_lock is not killable: by now
+ * the superblocks say the array runs (events counted up, state active),
+ * its disk is added and user space may have opened it; giving up here
+ * would take a second teardown with superblock writes of its own (as a
+ * stop) that can fail in turn, where waiting ends as soon as the holder's
+ * request does. The lock is held for short steps or by requests on running
  * arrays, never for this array's members.
  */
 static void stria_register(struct stria_spec *spec, struct stria_array *a,
 			   struct stria_opened *o, struct stria_starting *s)
 {
 	mutex_lock(&stria_arrays_lock);
+	spin_lock(&stria_starting_lock);
 	list_del(&s->list);
+	spin_unlock(&stria_starting_lock);
 	list_add_tail(&a->list, &stria_arrays);
 	trace_stria_array_start(a->index, a->name, a->geom.level,
 				a->nr_members, 1U << a->geom.chunk_shift,

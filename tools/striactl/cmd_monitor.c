@@ -444,14 +444,23 @@ static void run_program(struct mon *m, const struct mon_event *e)
 	}
 }
 
-/* A short description of array @s for mails: mdadm puts /proc/mdstat. */
+/*
+ * A short description of array @s for mails: mdadm puts /proc/mdstat. The
+ * strings come from sysfs, escaped (escape_text()) as in the rest of the
+ * mail.
+ */
 static void describe(FILE *f, const struct array_snap *s)
 {
+	char name[4 * sizeof(s->name)], state[4 * sizeof(s->state)];
+	char sync[4 * sizeof(s->sync_action)];
+	char dev[4 * sizeof(s->m[0].dev)], mstate[4 * sizeof(s->m[0].state)];
 	unsigned int i;
 
+	escape_text(name, sizeof(name), s->name);
+	escape_text(state, sizeof(state), s->state);
+	escape_text(sync, sizeof(sync), s->sync_action);
 	fprintf(f, "/dev/stria%u (%s): raid%u, %s, %u members, sync %s",
-		s->index, s->name, s->level, s->state, s->nr_members,
-		s->sync_action);
+		s->index, name, s->level, state, s->nr_members, sync);
 	if (s->sync_total)
 		fprintf(f, " %llu%%", (unsigned long long)(s->sync_done * 100 /
 							  s->sync_total));
@@ -464,17 +473,51 @@ static void describe(FILE *f, const struct array_snap *s)
 		else
 			fprintf(f, "  %-2d%s", mm->role,
 				mm->replacement ? " repl " : "      ");
-		fprintf(f, "%-14s %-11s %llu errors\n",
-			strcmp(mm->dev, "-") ? mm->dev : "missing", mm->state,
+		escape_text(dev, sizeof(dev),
+			    strcmp(mm->dev, "-") ? mm->dev : "missing");
+		escape_text(mstate, sizeof(mstate), mm->state);
+		fprintf(f, "%-14s %-11s %llu errors\n", dev, mstate,
 			(unsigned long long)mm->errors);
 	}
+}
+
+/*
+ * The mail for @e, whole, into @f, as sendmail -t reads it: the headers To
+ * (MAILADDR, conf_mailaddr_valid() addresses) and Subject, then the text.
+ * Every string that comes from a device or the system (the array's name,
+ * the host's name, the message with its member) is escaped (escape_text():
+ * printable ASCII, \xHH for the rest), so that none can end a header and
+ * start another, and the mail stays 7-bit text.
+ */
+static void mail_text(FILE *f, const struct mon *m, const struct mon_event *e)
+{
+	char name[4 * sizeof(e->array)], host[4 * sizeof(m->host)];
+	char msg[4 * sizeof(e->message)];
+	struct array_snap s;
+	size_t i;
+
+	escape_text(name, sizeof(name), e->array);
+	escape_text(host, sizeof(host), m->host);
+	escape_text(msg, sizeof(msg), e->message);
+	fputs("To: ", f);
+	for (i = 0; i < m->nr_mail; i++)
+		fprintf(f, "%s%s", i ? ", " : "", m->mail[i]);
+	fprintf(f, "\nSubject: %s event on /dev/stria%u (%s):%s\n\n",
+		e->name, e->index, name, host);
+	fprintf(f, "This is an automatically generated mail message from striactl monitor\nrunning on %s.\n\n",
+		host);
+	fprintf(f, "A %s event had been detected on stria array /dev/stria%u (%s):\n\n  %s\n",
+		e->name, e->index, name, msg);
+	if (!snap_read(e->index, &s)) {
+		fputs("\nThe array now:\n\n", f);
+		describe(f, &s);
+	}
+	fputs("\n'striactl status' shows every array.\n", f);
 }
 
 static void send_mail(struct mon *m, const struct mon_event *e)
 {
 	char *argv[] = { (char *)m->sendmail, "-t", "-oi", NULL };
-	struct array_snap s;
-	size_t i;
 	FILE *f;
 	int ret;
 
@@ -486,20 +529,7 @@ static void send_mail(struct mon *m, const struct mon_event *e)
 		m->delivery_failed = 1;
 		return;
 	}
-	fputs("To: ", f);
-	for (i = 0; i < m->nr_mail; i++)
-		fprintf(f, "%s%s", i ? ", " : "", m->mail[i]);
-	fprintf(f, "\nSubject: %s event on /dev/stria%u (%s):%s\n\n",
-		e->name, e->index, e->array, m->host);
-	fprintf(f, "This is an automatically generated mail message from striactl monitor\nrunning on %s.\n\n",
-		m->host);
-	fprintf(f, "A %s event had been detected on stria array /dev/stria%u (%s):\n\n  %s\n",
-		e->name, e->index, e->array, e->message);
-	if (!snap_read(e->index, &s)) {
-		fputs("\nThe array now:\n\n", f);
-		describe(f, &s);
-	}
-	fputs("\n'striactl status' shows every array.\n", f);
+	mail_text(f, m, e);
 	if (fflush(f) || ferror(f) || fseek(f, 0, SEEK_SET)) {
 		err_msg(m->c, "cannot write the %s mail: %s", e->name,
 			strerror(errno));
@@ -523,6 +553,7 @@ static void send_mail(struct mon *m, const struct mon_event *e)
 /* Tell everyone: stdout, syslog, PROGRAM, mail. */
 static void report(struct mon *m, struct mon_event *e)
 {
+	char name[4 * sizeof(e->array)], msg[4 * sizeof(e->message)];
 	char when[40];
 	struct tm tm;
 	time_t now = time(NULL);
@@ -532,15 +563,18 @@ static void report(struct mon *m, struct mon_event *e)
 	if (!localtime_r(&now, &tm) ||
 	    !strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S%z", &tm))
 		snprintf(when, sizeof(when), "%lld", (long long)now);
+	/* one line each, whatever the name and the message hold */
+	escape_text(name, sizeof(name), e->array);
+	escape_text(msg, sizeof(msg), e->message);
 	if (m->c->fmt == OUT_JSON)
 		event_json(m, e, when);
 	else
 		printf("%s %s on /dev/stria%u (%s): %s\n", when, e->name,
-		       e->index, e->array, e->message);
+		       e->index, name, msg);
 	fflush(stdout);
 	if (m->syslog)
 		syslog(e->prio, "%s on /dev/stria%u (%s): %s", e->name,
-		       e->index, e->array, e->message);
+		       e->index, name, msg);
 	if (m->program)
 		run_program(m, e);
 	if (m->nr_mail && (e->prio <= LOG_WARNING ||

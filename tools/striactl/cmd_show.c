@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <linux/stria.h>
 
+#include "config.h"
 #include "striactl.h"
 #include "metrics.h"
 #include "ondisk.h"
@@ -614,17 +615,27 @@ shown:
  */
 static int detail_scan(struct ctx *c)
 {
+	char line[256], name[STRIA_NAME_LEN + 1], shown[4 * STRIA_NAME_LEN + 1];
 	struct stria_ioc_query q;
 	uint32_t idx = 0;
-	char u[40];
-	int fd = open_control(c), ret;
+	int fd = open_control(c), ret, bad = 0;
 
 	if (fd < 0)
 		return -fd;
 	while (!(ret = query_array(fd, NULL, idx, 1, &q, NULL, NULL, 0))) {
-		uuid_fmt(q.uuid, u);
-		printf("ARRAY /dev/stria/%s uuid=%s level=raid%u members=%u spares=%u\n",
-		       q.name, u, q.level, q.nr_members, q.nr_spares);
+		memcpy(name, q.name, STRIA_NAME_LEN);
+		name[STRIA_NAME_LEN] = '\0';
+		/* stria.conf reads the line back: only a name it reads as one */
+		if (conf_array_line(line, sizeof(line), name, q.uuid, q.level,
+				    q.nr_members, q.nr_spares) < 0) {
+			escape_text(shown, sizeof(shown), name);
+			err_msg(c, "/dev/stria%u ('%s', raid%u, %u members, %u spares): stria.conf cannot describe it (a name of 1 to 31 of A-Z a-z 0-9 . _ -, level 0, 5 or 6, 2 to %d members, up to %d spares): no ARRAY line for it",
+				q.index, shown, q.level, q.nr_members,
+				q.nr_spares, STRIA_MAX_MEMBERS, STRIA_MAX_SPARES);
+			bad = 1;
+		} else {
+			fputs(line, stdout);
+		}
 		idx = q.index + 1;
 	}
 	close(fd);
@@ -632,7 +643,7 @@ static int detail_scan(struct ctx *c)
 		err_msg(c, "cannot list the arrays: %s", strerror(ret));
 		return EXIT_FAIL;
 	}
-	return EXIT_OK;
+	return bad ? EXIT_FAIL : EXIT_OK;
 }
 
 int cmd_detail(struct ctx *c, int argc, char **argv)

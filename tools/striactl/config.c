@@ -154,6 +154,27 @@ int conf_parse_uuid(const char *s, uint8_t *uuid)
 	return n == 16 && hi < 0 ? 0 : -1;
 }
 
+int conf_array_line(char *buf, size_t len, const char *name,
+		    const uint8_t *uuid, unsigned int level,
+		    unsigned int members, unsigned int spares)
+{
+	const uint8_t *u = uuid;
+	int n;
+
+	/* is_array_name() also holds a name to one word of [A-Za-z0-9._-] */
+	if (strnlen(name, CONF_NAME_LEN) >= CONF_NAME_LEN || !is_array_name(name))
+		return -EINVAL;
+	/* and the numbers to what parse_array_tag() reads back */
+	if ((level != 0 && level != 5 && level != 6) || members < 2 ||
+	    members > STRIA_MAX_MEMBERS || spares > STRIA_MAX_SPARES)
+		return -EINVAL;
+	n = snprintf(buf, len, "ARRAY /dev/stria/%s uuid=%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x level=raid%u members=%u spares=%u\n",
+		     name, u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8],
+		     u[9], u[10], u[11], u[12], u[13], u[14], u[15], level,
+		     members, spares);
+	return n < 0 || (size_t)n >= len ? -ENOSPC : n;
+}
+
 /*
  * A mail address: printable ASCII without blanks, quotes, brackets,
  * commas or semicolons, not starting with '-' (sendmail would take it for

@@ -194,6 +194,16 @@ int conf_host_local(const char *homehost, int kind, const char *host);
  */
 int conf_owned(const struct stria_conf *conf, const struct conf_candidate *cand,
 	       int kind, const char *host);
+/*
+ * The ARRAY line for a running array (detail --scan), newline included,
+ * into @buf (@len bytes): "ARRAY /dev/stria/NAME uuid=UUID level=raidN
+ * members=N spares=N". Returns its length; -EINVAL when @name is no array
+ * name (conf_parse_text() would refuse it, or read other words from it) or
+ * a number is one the parser refuses, -ENOSPC when @buf is too short.
+ */
+int conf_array_line(char *buf, size_t len, const char *name,
+		    const uint8_t *uuid, unsigned int level,
+		    unsigned int members, unsigned int spares);
 /* Is @addr a mail address MAILADDR and --mail take? */
 int conf_mailaddr_valid(const char *addr);
 /* Parse a UUID (32 hex digits; '-' and ':' anywhere are skipped). 0 or -1. */

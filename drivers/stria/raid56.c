@@ -453,6 +453,42 @@ static u64 stria_sop_locate(struct stria_sop *sop, u32 s, u32 e)
 }
 
 /*
+ * A rebuild in a stripe that owes a resync (@sop->owed), columns [@s, @e)
+ * rebuilt and P (and Q) computed from the data into NEW: can what the
+ * missing data members get be trusted? Parity alone is always computed
+ * from the data. A lost data chunk comes from parity that may not match
+ * the data: on RAID6 with one data chunk lost and P and Q read, Q computed
+ * from the data with the rebuilt chunk must equal Q as read (the chunk
+ * then is the one value both parities agree on); else nothing can tell.
+ * Columns it cannot verify are counted in the sync's mismatches and
+ * logged: the member gets them (it must hold something to be in sync),
+ * but their data may be wrong.
+ */
+static void stria_sop_rebuild_verify(struct stria_sop *sop, u32 s, u32 e)
+{
+	struct stria_raid56 *r = sop->r;
+	struct stria_array *a = r->a;
+	u32 i, nfd = 0, lost = 0;
+
+	for (i = 0; i < r->nd; i++)
+		if (!stria_sop_has(sop, sop->dmember[i]) && !nfd++)
+			lost = i;
+	if (!nfd)
+		return;
+	if (nfd == 1 && r->np == 2 && stria_sop_has(sop, sop->p) &&
+	    stria_sop_has(sop, sop->q) &&
+	    !stria_sop_mismatches(sop, sop->q, s, e))
+		return;
+	atomic64_add(e - s, &sop->sync->mismatches);
+	pr_warn_ratelimited("stria%d: stripe %llu owes a resync: member %u's chunk rebuilt from parity that cannot be verified, array sectors %llu-%llu may be wrong\n",
+			    a->index, sop->stripe, sop->dmember[lost],
+			    sop->stripe * stria_geom_stripe_sectors(&a->geom) +
+			    ((u64)lost << a->geom.chunk_shift) + s,
+			    sop->stripe * stria_geom_stripe_sectors(&a->geom) +
+			    ((u64)lost << a->geom.chunk_shift) + e - 1);
+}
+
+/*
  * Background sync, the reads are back: rebuild the members being rebuilt,
  * or compare (and repair) or rewrite the parity. Members whose reads
  * failed (@sop->fix) get their rebuilt columns back.
@@ -473,6 +509,8 @@ static void stria_sop_sync_compute(struct stria_sop *sop)
 	stria_sop_gen(sop, s, e, 0);
 	switch (sop->sync->op) {
 	case STRIA_SYNC_OP_REBUILD:
+		if (sop->owed)
+			stria_sop_rebuild_verify(sop, s, e);
 		for (i = 0; i < r->a->nr_members; i++) {
 			if (READ_ONCE(stria_sop_member(sop, i)->state) !=
 			    STRIA_STATE_REBUILDING)
@@ -632,7 +670,8 @@ static bool stria_sop_fixable(struct stria_sop *sop)
 {
 	if (!sop->sync)
 		return sop->write;
-	return sop->sync->op == STRIA_SYNC_OP_REBUILD ||
+	/* a rebuild where the parity is owed: nothing trusted to fix from */
+	return (sop->sync->op == STRIA_SYNC_OP_REBUILD && !sop->owed) ||
 	       sop->sync->op == STRIA_SYNC_OP_CHECK ||
 	       sop->sync->op == STRIA_SYNC_OP_REPAIR;
 }
@@ -644,8 +683,9 @@ static bool stria_sop_fixable(struct stria_sop *sop)
  * has the redundancy to spare it and it has not failed too many reads
  * lately (stria_member_read_error()). Else it is failed, and the sop
  * planned again around it. Where the stripe owes a resync its parity is
- * not trusted: nothing is rebuilt, the sop ends with EIO and the member
- * stays. Process context.
+ * not trusted: nothing is rebuilt, a request's sop ends with EIO and the
+ * member stays; a rebuild's fails the member, as a resync's does. Process
+ * context.
  */
 static void stria_sop_read_errors(struct stria_sop *sop, u64 bad)
 {
@@ -658,7 +698,7 @@ static void stria_sop_read_errors(struct stria_sop *sop, u64 bad)
 		i = __ffs64(bad);
 		bad &= bad - 1;
 		m = &a->members[i];
-		if (sop->owed) {
+		if (sop->owed && !sop->sync) {
 			atomic64_inc(&m->errors);
 			sop->status = BLK_STS_IOERR;
 			continue;
@@ -807,7 +847,7 @@ static bool stria_sop_untrusted(struct stria_sop *sop)
 {
 	u32 k;
 
-	if (!sop->owed || !sop->missing)
+	if (!sop->owed || !sop->missing || sop->sync)
 		return false;
 	if (!sop->write)
 		return true;
@@ -855,7 +895,8 @@ static void stria_sop_go(struct stria_sop *sop, bool wait)
 		stria_sop_zero_write(sop);
 		return;
 	}
-	if (!sop->sync)
+	/* a rebuild checks what it rebuilds there (stria_sop_sync_compute) */
+	if (!sop->sync || sop->sync->op == STRIA_SYNC_OP_REBUILD)
 		sop->owed = stria_sync_owed(a, sop->stripe << a->geom.chunk_shift);
 	stria_sop_plan(sop, nf > 0);
 	if (stria_sop_untrusted(sop)) {
@@ -1880,8 +1921,9 @@ static void stria_r56_locate_repair(struct stria_array *a, u64 stripe,
  * @a: a RAID5 or RAID6 array
  * @stripe: the stripe
  * @op: what to do, see enum stria_sync_op
- * @mismatches: raised by the sectors of parity found wrong (CHECK, REPAIR);
- *	may be NULL otherwise
+ * @mismatches: raised by the sectors of parity found wrong (CHECK, REPAIR),
+ *	or of data rebuilt from parity that could not be verified where the
+ *	stripe owes a resync (REBUILD); may be NULL otherwise
  *
  * One sop per slice of the stripe, all in flight at once, each under its
  * stripe lock like a write. A RAID6 repair reads the stripe once to find

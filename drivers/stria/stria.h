@@ -128,7 +128,8 @@ enum stria_sync_op {
  *	enum stria_sync_op. Process context, may sleep, returns when the
  *	stripe is done; serialised with the array's writes by the stripe
  *	locks. @mismatches (CHECK, REPAIR) is raised by the sectors of
- *	parity found wrong. Returns 0, -EIO when a member read or write
+ *	parity found wrong; on REBUILD by the sectors of data rebuilt from
+ *	parity that could not be verified (the stripe owes a resync). Returns 0, -EIO when a member read or write
  *	failed (that member is failed by the usual error path), or -ENODEV
  *	when too few members are in sync to do it.
  * @log_waits: optional; logs what the level holds requests back for (a
@@ -205,6 +206,8 @@ struct stria_safe {
  *	rewrote (raid6_locate.h)
  * @unlocatable: RAID6 repair: stripes with wrong parity it could not trace
  *	to one chunk, left as they are
+ * @unverified: sectors the running or last rebuild rebuilt from parity it
+ *	could not verify, in stripes that owe a resync
  * @skipped: member sectors the running or last resync, or partial
  *	rebuild, skipped because the write-intent bitmap had their region clean
  * @partial: the running rebuild is of re-added members only, and covers
@@ -215,7 +218,8 @@ struct stria_safe {
  * @result: how the last sync ended: 0, -EIO, -ENODEV, -EINTR (stopped)
  * @start_failed: failed roles when the sync started
  * @rebuild_ckpt: member sectors durably rebuilt on the rebuilding roles
- * @scrub_action: STRIA_SB_SCRUB_* of an interrupted scrub to resume
+ * @scrub_action: STRIA_SB_SCRUB_* of an interrupted scrub to resume, or
+ *	of the resync owed (kept until it is done, whatever stops it)
  * @scrub_pos: where it goes on, member sectors
  * @scrub_end: where it ends
  */
@@ -232,6 +236,7 @@ struct stria_sync {
 	u64 mismatches;
 	u64 located;
 	u64 unlocatable;
+	u64 unverified;
 	u64 skipped;
 	bool partial;
 	u32 speed;

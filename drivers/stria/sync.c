@@ -275,13 +275,26 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 		else if (!flush_err)
 			s->rebuild_ckpt = pos;
 		/* else the last checkpoint is the last durable position */
+	} else if (action == STRIA_SYNC_RESYNC && ret) {
+		/*
+		 * A resync is owed until it is done: a stop, or an error
+		 * (a member failed: it goes on after the rebuild), keeps
+		 * it from where it got, or its last checkpoint when the
+		 * members could not make the work since durable.
+		 */
+		s->scrub_action = action;
+		if (!flush_err)
+			s->scrub_pos = pos;
+		s->scrub_end = s->end;
 	} else if (action != STRIA_SYNC_REPLACE && ret == -EINTR &&
 		   READ_ONCE(a->stopping) && pos < s->end) {
 		/* the array stops: go on after assemble */
 		s->scrub_action = action;
 		s->scrub_pos = pos;
 		s->scrub_end = s->end;
-	} else {
+	} else if (s->scrub_action != STRIA_SB_SCRUB_RESYNC ||
+		   action == STRIA_SYNC_RESYNC) {
+		/* what ended or was dropped; never a resync still owed */
 		s->scrub_action = STRIA_SB_SCRUB_NONE;
 		s->scrub_pos = 0;
 		s->scrub_end = 0;
@@ -303,6 +316,9 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 		pr_info("stria%d: %s done (%llu of %llu sectors per member in regions the write-intent bitmap had dirty)\n",
 			a->index, stria_sync_action_name(action),
 			s->end - s->start - s->skipped, s->end - s->start);
+	else if (!ret && action == STRIA_SYNC_REBUILD && s->unverified)
+		pr_warn("stria%d: rebuild done (%llu sectors per member): %llu sectors of stripes that owe a resync were rebuilt from parity that could not be verified: their data may be wrong (the log names them)\n",
+			a->index, s->end - s->start, s->unverified);
 	else if (!ret)
 		pr_info("stria%d: %s done (%llu sectors per member%s)\n",
 			a->index, stria_sync_action_name(action),
@@ -332,6 +348,8 @@ static void stria_sync_work(struct work_struct *work)
 	unsigned long ckpt = jiffies;
 	struct stria_throttle t;
 	u64 pos = s->pos, mism = s->mismatches, skipped = 0;
+	/* a rebuild counts what it could not verify, not mismatches */
+	u64 *count = op == STRIA_SYNC_OP_REBUILD ? &s->unverified : &mism;
 	int ret = 0;
 
 	stria_throttle_init(a, &t, pos);
@@ -369,7 +387,7 @@ static void stria_sync_work(struct work_struct *work)
 			break;
 		}
 		down_read(&s->stripe_sem);
-		ret = a->ops->sync_stripe(a, pos >> shift, op, &mism);
+		ret = a->ops->sync_stripe(a, pos >> shift, op, count);
 		up_read(&s->stripe_sem);
 		if (ret)
 			break;
@@ -407,6 +425,8 @@ static void stria_sync_begin(struct stria_array *a, u32 action, u64 start,
 	WRITE_ONCE(s->result, 0);
 	if (action != STRIA_SYNC_REBUILD)
 		s->partial = false;
+	else
+		s->unverified = 0;
 	s->start_failed = stria_array_failed_roles(a);
 	WRITE_ONCE(s->action, action);
 	trace_stria_sync(a->index, action, 0, start, end, s->mismatches, 0);
@@ -489,7 +509,7 @@ void stria_sync_replace_start(struct stria_array *a)
  *
  * Return: 0; -EINVAL on RAID0, a degraded or rebuilding array or a range
  * beyond the end; -EOPNOTSUPP when the level cannot sync; -EBUSY while
- * another sync runs; -ENXIO while the array stops.
+ * another sync runs or a resync is owed; -ENXIO while the array stops.
  */
 int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
 		     u64 *nr_stripes, char *msg)
@@ -530,6 +550,10 @@ int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
 			 a->name, stria_array_rebuilding_roles(a) ?
 			 "being rebuilt" : "degraded");
 		ret = -EINVAL;
+	} else if (s->scrub_action == STRIA_SB_SCRUB_RESYNC) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' owes a resync from sector %llu (not stopped cleanly): it comes first",
+			 a->name, s->scrub_pos);
+		ret = -EBUSY;
 	} else {
 		mutex_lock(&a->sb_lock);
 		s->scrub_action = STRIA_SB_SCRUB_NONE;

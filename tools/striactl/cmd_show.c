@@ -848,7 +848,8 @@ int cmd_examine(struct ctx *c, int argc, char **argv)
 	out_str(o, "scrub_checkpoint",
 		stria_le32(sb.scrub_action) == STRIA_SB_SCRUB_CHECK ? "check" :
 		stria_le32(sb.scrub_action) == STRIA_SB_SCRUB_REPAIR ?
-		"repair" : "none");
+		"repair" : stria_le32(sb.scrub_action) == STRIA_SB_SCRUB_RESYNC ?
+		"resync" : "none");
 	if (stria_le32(sb.scrub_action)) {
 		out_u64(o, "scrub_offset_sectors", stria_le64(sb.scrub_offset));
 		out_u64(o, "scrub_end_sectors", stria_le64(sb.scrub_end));

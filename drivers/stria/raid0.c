@@ -45,6 +45,10 @@
  * struct stria_raid0 - what a RAID0 array keeps besides the common state
  * @split_set: the bios cut at chunk boundaries (not @a->bioset, which the
  *	clones of those bios come from)
+ * @fan_set: the fans of stria_raid0_fan_out(), for the same reason: a fan
+ *	waits for its member bios from @a->bioset, and fans from there too
+ *	could take its whole reserve, each waiting for bios that only a
+ *	fan's end would give back
  * @wq: sends the data of a preflush once the members are flushed
  * @lock: protects @deferred
  * @deferred: the bios @work sends
@@ -52,6 +56,7 @@
  */
 struct stria_raid0 {
 	struct bio_set split_set;
+	struct bio_set fan_set;
 	struct workqueue_struct *wq;
 	spinlock_t lock;
 	struct bio_list deferred;
@@ -386,7 +391,7 @@ static void stria_raid0_fan_out(struct stria_array *a, struct bio *bio)
 
 	/* its member bios are not polled (nor the data of a preflush after) */
 	stria_bio_unpoll(bio);
-	fan = stria_bio_alloc_bioset(NULL, 0, 0, gfp, &a->bioset);
+	fan = stria_bio_alloc_bioset(NULL, 0, 0, gfp, &a->r0->fan_set);
 	if (unlikely(!fan)) {
 		stria_raid0_nomem(bio);
 		return;
@@ -509,11 +514,16 @@ static int stria_raid0_init(struct stria_array *a)
 	ret = bioset_init(&r0->split_set, BIO_POOL_SIZE, 0, 0);
 	if (ret)
 		goto out_free;
+	/* never submitted, so no rescuer */
+	ret = bioset_init(&r0->fan_set, BIO_POOL_SIZE,
+			  offsetof(struct stria_clone, bio), 0);
+	if (ret)
+		goto out_split_set;
 	r0->wq = alloc_workqueue("stria%d_flush",
 				 WQ_MEM_RECLAIM | STRIA_WQ_PERCPU, 0, a->index);
 	if (!r0->wq) {
 		ret = -ENOMEM;
-		goto out_bioset;
+		goto out_fan_set;
 	}
 	spin_lock_init(&r0->lock);
 	bio_list_init(&r0->deferred);
@@ -521,7 +531,9 @@ static int stria_raid0_init(struct stria_array *a)
 	a->r0 = r0;
 	return 0;
 
-out_bioset:
+out_fan_set:
+	bioset_exit(&r0->fan_set);
+out_split_set:
 	bioset_exit(&r0->split_set);
 out_free:
 	kfree(r0);
@@ -534,6 +546,7 @@ static void stria_raid0_exit(struct stria_array *a)
 
 	/* empty: the disk's removal waited for every bio (and the deferred) */
 	destroy_workqueue(r0->wq);
+	bioset_exit(&r0->fan_set);
 	bioset_exit(&r0->split_set);
 	kfree(r0);
 	a->r0 = NULL;

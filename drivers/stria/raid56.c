@@ -195,12 +195,13 @@ static void stria_sop_endio(struct bio *bio)
  * A bio for columns [@s, @e) of member @m from or to its buffer @which,
  * to device @mem: the member's, or its replacement's. With @which
  * STRIA_R56_ZERO it writes zeroes: as write-zeroes (@opf says so) where
- * the device has them, else from the zero page. Process context; never
- * fails.
+ * the device has them, else from the zero page. Process context. From
+ * @bs with @gfp: NULL only when @gfp may not wait.
  */
 static struct bio *stria_sop_bio(struct stria_sop *sop, u32 which, u32 m,
 				 u32 s, u32 e, stria_opf_t opf,
-				 struct stria_member *mem)
+				 struct stria_member *mem, gfp_t gfp,
+				 struct bio_set *bs)
 {
 	struct stria_array *a = sop->r->a;
 	u32 nr = (e - s + STRIA_R56_PAGE_SECTORS - 1) /
@@ -214,8 +215,9 @@ static struct bio *stria_sop_bio(struct stria_sop *sop, u32 which, u32 m,
 		wz = false;
 		this_cpu_inc(sop->r->stats->zero_pages);
 	}
-	bio = stria_bio_alloc_bioset(mem->dev.bdev, wz ? 0 : nr, opf, GFP_NOIO,
-				     &a->bioset);
+	bio = stria_bio_alloc_bioset(mem->dev.bdev, wz ? 0 : nr, opf, gfp, bs);
+	if (!bio)
+		return NULL;
 	container_of(bio, struct stria_clone, bio)->member = mem;
 	container_of(bio, struct stria_clone, bio)->rq = sop->rq;
 	bio->bi_iter.bi_sector = a->data_offset +
@@ -253,17 +255,24 @@ static struct bio *stria_sop_bio(struct stria_sop *sop, u32 which, u32 m,
 
 /*
  * Add bios for the columns of every segment in @masks[k] to @list, one per
- * run of consecutive segments a member takes part in. A member being
- * replaced gets its writes twice, to its replacement too; the copy of a
- * replace writes the replacement only.
+ * run of consecutive segments a member takes part in, from @bs with @gfp.
+ * A member being replaced gets its writes twice, to its replacement too;
+ * the copy of a replace writes the replacement only. So a set holds at
+ * most STRIA_PARITY_ROW_SEGS * (members + 1) bios (@r->max_bios).
+ *
+ * Return: the number of bios, or -ENOMEM (only when @gfp may not wait)
+ * with none left on @list.
  */
-static u32 stria_sop_bios(struct stria_sop *sop, const u64 *masks,
-			  u32 which, stria_opf_t opf, struct bio_list *list)
+static int stria_sop_bios(struct stria_sop *sop, const u64 *masks,
+			  u32 which, stria_opf_t opf, struct bio_list *list,
+			  gfp_t gfp, struct bio_set *bs)
 {
 	struct stria_array *a = sop->r->a;
-	u32 n = a->nr_members, m, k, count = 0, rr = STRIA_NO_MEMBER;
+	u32 n = a->nr_members, m, k, rr = STRIA_NO_MEMBER;
 	bool copy = op_is_write(opf) && sop->sync &&
 		    sop->sync->op == STRIA_SYNC_OP_REPLACE;
+	struct bio *bio;
+	int count = 0;
 
 	if (op_is_write(opf) && unlikely(READ_ONCE(a->repl_role) != STRIA_NO_MEMBER) &&
 	    READ_ONCE(a->repl.state) == STRIA_STATE_REPLACEMENT)
@@ -280,33 +289,96 @@ static u32 stria_sop_bios(struct stria_sop *sop, const u64 *masks,
 			       sop->segs[k + 1].start == e)
 				e = sop->segs[++k].end;
 			if (!copy) {
-				bio_list_add(list, stria_sop_bio(sop, which, m,
-						s, e, opf,
-						stria_sop_member(sop, m)));
+				bio = stria_sop_bio(sop, which, m, s, e, opf,
+						    stria_sop_member(sop, m),
+						    gfp, bs);
+				if (!bio)
+					goto nomem;
+				bio_list_add(list, bio);
 				count++;
 			}
 			if (m == rr) {
-				bio_list_add(list, stria_sop_bio(sop, which, m,
-						s, e, opf, &a->repl));
+				bio = stria_sop_bio(sop, which, m, s, e, opf,
+						    &a->repl, gfp, bs);
+				if (!bio)
+					goto nomem;
+				bio_list_add(list, bio);
 				count++;
 			}
 		}
 	}
 	return count;
+
+nomem:
+	while ((bio = bio_list_pop(list)))
+		bio_put(bio);
+	return -ENOMEM;
 }
 
-static void stria_sop_submit(struct stria_sop *sop, struct bio_list *list,
-			     u32 count)
+/*
+ * Allocate and send the bios of @masks (stria_sop_bios()) from or to
+ * buffer @which, and set the sop's phase for their completion: READING
+ * for reads, WRITING for writes. The sop may end before this returns: the
+ * caller must not touch it afterwards.
+ *
+ * Every bio of a set must exist before the first is sent, and bio_sets
+ * keep only BIO_POOL_SIZE bios and bvecs in reserve: two sops that each
+ * took part of a reserve and wait for the rest would wait for each other
+ * forever, as their bios go nowhere until all are there. So the set is
+ * first taken from the array's clone bio_set without waiting, which
+ * succeeds unless memory is short, and given back whole when a bio is
+ * missing; then it comes from the array's bio reserve, which holds a
+ * whole set (@r->max_bios bios and bvecs) and which one sop at a time
+ * (@r->bio_lock) draws on: every other bio taken from it belongs to a set
+ * that was sent, and comes back when it completes. queue_rq does not wait
+ * (see stria_sop_alloc_pages()): it hands the set to the sop's CPU's work.
+ *
+ * Return: false when there was nothing to send (the sop goes on).
+ */
+static bool stria_sop_issue(struct stria_sop *sop, const u64 *masks,
+			    u32 which, stria_opf_t opf)
 {
+	struct stria_raid56 *r = sop->r;
+	struct bio_list list = BIO_EMPTY_LIST;
 	struct bio *bio;
+	int count;
 
+	count = stria_sop_bios(sop, masks, which, opf, &list,
+			       GFP_NOWAIT | __GFP_NOWARN, &r->a->bioset);
+	if (unlikely(count < 0)) {
+		if (!sop->may_wait) {
+			this_cpu_inc(r->stats->bio_deferred);
+			memcpy(sop->io_masks, masks,
+			       sop->nsegs * sizeof(*masks));
+			sop->io_which = which;
+			sop->io_opf = opf;
+			sop->phase = STRIA_SOP_BIO_WAIT;
+			/* the last touch: the work may run it to its end */
+			queue_work_on(sop->cpu, r->wq, &sop->work);
+			return true;
+		}
+		this_cpu_inc(r->stats->bio_reserve);
+		mutex_lock(&r->bio_lock);
+		count = stria_sop_bios(sop, masks, which, opf, &list, GFP_NOIO,
+				       &r->bio_reserve);
+		mutex_unlock(&r->bio_lock);
+	}
+	if (!count)
+		return false;
+	if (op_is_write(opf)) {
+		sop->phase = STRIA_SOP_WRITING;
+	} else {
+		this_cpu_add(r->stats->member_reads, count);
+		sop->phase = STRIA_SOP_READING;
+	}
 	atomic_set(&sop->pending, count);
-	while ((bio = bio_list_pop(list))) {
+	while ((bio = bio_list_pop(&list))) {
 		if (unlikely(bio->bi_status))
 			bio_endio(bio);
 		else
 			stria_bio_submit(bio);
 	}
+	return true;
 }
 
 /* Members written in segment @sg: the data it writes and the parity. */
@@ -341,16 +413,10 @@ static void stria_sop_old_to_new(struct stria_sop *sop, u32 m, u32 s, u32 e)
 static void stria_sop_write(struct stria_sop *sop, const u64 *masks,
 			    u32 which, stria_opf_t opf)
 {
-	struct bio_list list = BIO_EMPTY_LIST;
-	u32 count;
-
-	count = stria_sop_bios(sop, masks, which, opf, &list);
-	sop->phase = STRIA_SOP_WRITING;
-	if (!count) {
+	if (!stria_sop_issue(sop, masks, which, opf)) {
+		sop->phase = STRIA_SOP_WRITING;
 		stria_sop_done(sop);
-		return;
 	}
-	stria_sop_submit(sop, &list, count);
 }
 
 /*
@@ -776,6 +842,7 @@ static void stria_sop_work(struct work_struct *work)
 	struct stria_sop *sop = container_of(work, struct stria_sop, work);
 	int spread = sop->spread_cpu;
 
+	sop->may_wait = true;
 	if (spread >= 0) {
 		/* handed here by stria_sop_spread(): @sop may end in there */
 		sop->spread_cpu = -1;
@@ -786,6 +853,16 @@ static void stria_sop_work(struct work_struct *work)
 			stria_sop_run_parked(sop, true);
 		else
 			stria_sop_run(sop, true);
+	} else if (sop->phase == STRIA_SOP_BIO_WAIT) {
+		/* queue_rq had no bios at once: here they may wait */
+		if (stria_sop_issue(sop, sop->io_masks, sop->io_which,
+				    sop->io_opf))
+			return;
+		/* none to send after all: a replacement left meanwhile */
+		if (op_is_write(sop->io_opf))
+			stria_sop_done(sop);
+		else
+			stria_sop_after_reads(sop);
 	} else if (sop->phase == STRIA_SOP_WRITING) {
 		stria_sop_zero_retry(sop);
 	} else {
@@ -868,9 +945,9 @@ static void stria_sop_go(struct stria_sop *sop, bool wait)
 	struct stria_raid56 *r = sop->r;
 	struct stria_array *a = r->a;
 	u64 masks[STRIA_PARITY_ROW_SEGS];
-	struct bio_list list = BIO_EMPTY_LIST;
-	u32 nf, k, i, count;
+	u32 nf, k, i;
 
+	sop->may_wait = wait;
 	sop->missing = sop->fix;
 	for (i = 0; i < a->nr_members; i++)
 		if (i == sop->skip || !stria_member_in_sync(&a->members[i]))
@@ -953,14 +1030,8 @@ static void stria_sop_go(struct stria_sop *sop, bool wait)
 	if (sop->write)
 		stria_sop_copy_in(sop);
 
-	count = stria_sop_bios(sop, masks, STRIA_R56_OLD, REQ_OP_READ, &list);
-	if (!count) {
+	if (!stria_sop_issue(sop, masks, STRIA_R56_OLD, REQ_OP_READ))
 		stria_sop_after_reads(sop);
-		return;
-	}
-	this_cpu_add(r->stats->member_reads, count);
-	sop->phase = STRIA_SOP_READING;
-	stria_sop_submit(sop, &list, count);
 }
 
 /*
@@ -2043,6 +2114,7 @@ static void stria_raid56_exit(struct stria_array *a)
 		}
 		free_percpu(r->pcache);
 	}
+	bioset_exit(&r->bio_reserve);	/* safe when never set up */
 	mempool_destroy(r->page_pool);
 	mempool_destroy(r->sop_pool);
 	kmem_cache_destroy(r->sop_cache);
@@ -2072,6 +2144,7 @@ static int stria_raid56_init(struct stria_array *a)
 	r->nr_slices = chunk / r->slice;
 	r->rmw_ok = r->np == 1 || stria_raid6_can_xor_syndrome();
 	mutex_init(&r->reserve_lock);
+	mutex_init(&r->bio_lock);
 
 	r->bucket_bits = ilog2(roundup_pow_of_two(num_possible_cpus() *
 						  STRIA_R56_BUCKETS_PER_CPU));
@@ -2111,6 +2184,15 @@ static int stria_raid56_init(struct stria_array *a)
 					   mempool_alloc_pages,
 					   mempool_free_pages, (void *)0,
 					   GFP_KERNEL, a->node);
+	/*
+	 * One set of member bios (stria_sop_issue()), the clones' front_pad
+	 * as in stria_io_init(). No rescuer: only work items and the sync
+	 * thread, outside any submit_bio(), draw on it.
+	 */
+	r->max_bios = STRIA_PARITY_ROW_SEGS * (n + 1);
+	if (bioset_init(&r->bio_reserve, r->max_bios,
+			offsetof(struct stria_clone, bio), BIOSET_NEED_BVECS))
+		goto nomem;
 	r->pcache = alloc_percpu(struct stria_r56_pcache);
 	r->streams = alloc_percpu(struct stria_r56_stream);
 	r->stats = alloc_percpu(struct stria_r56_stats);
@@ -2170,6 +2252,8 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 		sum.zeroed += s->zeroed;
 		sum.zero_pages += s->zero_pages;
 		sum.spread += s->spread;
+		sum.bio_reserve += s->bio_reserve;
+		sum.bio_deferred += s->bio_deferred;
 	}
 	for (k = 0; k < STRIA_PARITY_METHODS; k++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n",
@@ -2191,6 +2275,9 @@ ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf)
 	len += sysfs_emit_at(buf, len, "zeroed %llu\n", sum.zeroed);
 	len += sysfs_emit_at(buf, len, "zero_pages %llu\n", sum.zero_pages);
 	len += sysfs_emit_at(buf, len, "spread %llu\n", sum.spread);
+	len += sysfs_emit_at(buf, len, "bio_reserve %llu\n", sum.bio_reserve);
+	len += sysfs_emit_at(buf, len, "bio_deferred %llu\n",
+			     sum.bio_deferred);
 	return len;
 }
 

@@ -61,6 +61,10 @@
  *	lack write-zeroes or refused it
  * @spread: full-stripe writes handed by a submitting CPU busy with others
  *	to the work of an idle CPU (spread_writes)
+ * @bio_reserve: sets of member bios (a sop's reads, or its writes) taken
+ *	from the array's bio reserve because the allocator had none at once
+ * @bio_deferred: sets of member bios queue_rq could not have at once,
+ *	handed to the sop's CPU's work, which may wait for the reserve
  */
 struct stria_r56_stats {
 	u64 ops[STRIA_PARITY_METHODS];
@@ -76,6 +80,8 @@ struct stria_r56_stats {
 	u64 zeroed;
 	u64 zero_pages;
 	u64 spread;
+	u64 bio_reserve;
+	u64 bio_deferred;
 };
 
 /**
@@ -149,6 +155,11 @@ struct stria_r56_bucket {
  * @sop_pool: sops, the most one request needs (@np * @nr_slices) reserved
  * @page_pool: pages, one sop's worth reserved
  * @reserve_lock: one sop at a time allocates from @page_pool's reserve
+ * @max_bios: the most member bios one set of a sop (its reads, or its
+ *	writes) needs: a bio per run of segments per member, and the
+ *	replacement's copies, STRIA_PARITY_ROW_SEGS * (members + 1)
+ * @bio_reserve: member bios and their bvecs, @max_bios of each reserved
+ * @bio_lock: one sop at a time allocates a set from @bio_reserve
  * @pcache: per-CPU free pages
  * @streams: per-CPU write streams, for the merge
  * @stats: per-CPU counters
@@ -171,6 +182,9 @@ struct stria_raid56 {
 	mempool_t *sop_pool;
 	mempool_t *page_pool;
 	struct mutex reserve_lock;
+	u32 max_bios;
+	struct bio_set bio_reserve;
+	struct mutex bio_lock;
 	struct stria_r56_pcache __percpu *pcache;
 	struct stria_r56_stream __percpu *streams;
 	struct stria_r56_stats __percpu *stats;
@@ -206,6 +220,7 @@ enum stria_sop_phase {
 	STRIA_SOP_LOCK_WAIT,
 	STRIA_SOP_READING,
 	STRIA_SOP_WRITING,
+	STRIA_SOP_BIO_WAIT,
 };
 
 /**
@@ -238,6 +253,12 @@ enum stria_sop_phase {
  * @stripe: stripe number
  * @cpu: the submitting CPU; work runs there
  * @phase: what @work does next
+ * @may_wait: it runs in a work item or the sync thread, which may wait for
+ *	the bio reserve; not in queue_rq
+ * @io_masks: with @phase STRIA_SOP_BIO_WAIT: the members and segments of
+ *	the set of bios @work allocates and sends (stria_sop_bios())
+ * @io_which: with it, the buffer they read into or write from
+ * @io_opf: with it, their operation and flags
  * @write: a write (else a degraded read)
  * @zeroes: a write of zeroes (a discard or write-zeroes request): the new
  *	data is zeroes, not copied from the request
@@ -302,6 +323,10 @@ struct stria_sop {
 	u64 stripe;
 	int cpu;
 	enum stria_sop_phase phase;
+	bool may_wait;
+	u64 io_masks[STRIA_PARITY_ROW_SEGS];
+	u32 io_which;
+	stria_opf_t io_opf;
 	bool write;
 	bool zeroes;
 	bool zero_full;

@@ -141,7 +141,7 @@ r56_sum() {
 # r56_deltas FILE [DEV]: every counter's growth as "name=N ...", for diag.
 r56_deltas() {
 	local n out=""
-	for n in full_stripe rmw rcw degraded_write degraded_read member_reads lock_waits merged merge_timeouts merge_idle mem_retries mem_deferred spread; do
+	for n in full_stripe rmw rcw degraded_write degraded_read member_reads lock_waits merged merge_timeouts merge_idle mem_retries mem_deferred spread bio_reserve bio_deferred; do
 		out+="$n=$(r56_delta "$1" $n "${2:-}") "
 	done
 	echo "$out"

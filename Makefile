@@ -91,9 +91,11 @@ probe: $(PROBE_DIR)/compat_probes.h
 # kernels at once (the stock and debug runners, a host test's runner)
 # would link one's objects into the other's module: one build at a time.
 MODULE_LOCK = flock $(BUILD)/.module-build.lock
+# kbuild on every core, unless this make already shares a job server (make -jN)
+KBUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 module: probe
 	mkdir -p $(BUILD) $(KBUILD_OUT)
-	$(MODULE_LOCK) sh -c '$(MAKE) -C $(KDIR) M=$(CURDIR) STRIA_PROBE_DIR=$(PROBE_DIR) W=1 modules && \
+	$(MODULE_LOCK) sh -c '$(MAKE) $(KBUILD_JOBS) -C $(KDIR) M=$(CURDIR) STRIA_PROBE_DIR=$(PROBE_DIR) W=1 modules && \
 		scripts/install-changed drivers/stria/*.ko $(KBUILD_OUT)'
 
 tools:
@@ -147,6 +149,12 @@ vm-debug:
 # summary then counts those.
 CHECK_TIERS ?= lint unit vm mutants-slice vm-612 vm-7 vm-debug
 
+# lint and unit each keep about one core busy: with both asked for, lint
+# runs beside the tier after it (unit), its output printed when both end.
+# The module and the tools are built first, so the two never build the
+# same thing at once.
+LINT_BESIDE_UNIT = $(and $(filter lint,$(CHECK_TIERS)),$(filter unit,$(CHECK_TIERS)))
+
 check: deps
 	$(MAKE) check-after-deps
 
@@ -155,7 +163,15 @@ check-after-deps:
 	mkdir -p $(BUILD)
 	$(if $(filter vm-debug,$(CHECK_TIERS)),nice -n 19 selftests/kernel/build-debug-kernel \
 		>$(BUILD)/debug-kernel-prebuild.log 2>&1 &)
-	for t in $(CHECK_TIERS); do $(MAKE) $$t || true; done
+	$(if $(LINT_BESIDE_UNIT),$(MAKE) all || true)
+	for t in $(CHECK_TIERS); do \
+		if [ "$$t" = lint ] && [ -n "$(LINT_BESIDE_UNIT)" ]; then \
+			$(MAKE) lint >$(BUILD)/lint.log 2>&1 & lint_pid=$$!; continue; \
+		fi; \
+		$(MAKE) $$t || true; \
+		if [ -n "$$lint_pid" ]; then wait $$lint_pid; cat $(BUILD)/lint.log; lint_pid=; fi; \
+	done; \
+	if [ -n "$$lint_pid" ]; then wait $$lint_pid; cat $(BUILD)/lint.log; fi
 	selftests/summary $(BUILD)/results $(patsubst vm,stock,$(patsubst vm-612,stock612,$(patsubst vm-7,stock7,$(patsubst vm-debug,debug,$(CHECK_TIERS)))))
 
 # DEMO: what make demo runs once the module and the tools are built

@@ -147,13 +147,15 @@ vm-debug:
 # CHECK_TIERS runs some of the tiers only (make check CHECK_TIERS="lint
 # unit": everything but the VM suites, as the fresh-root test does); the
 # summary then counts those.
-CHECK_TIERS ?= lint unit vm mutants-slice vm-612 vm-7 vm-debug
+CHECK_TIERS ?= lint mutants-slice unit vm vm-612 vm-7 vm-debug
 
-# lint and unit each keep about one core busy: with both asked for, lint
-# runs beside the tier after it (unit), its output printed when both end.
-# The module and the tools are built first, so the two never build the
-# same thing at once.
-LINT_BESIDE_UNIT = $(and $(filter lint,$(CHECK_TIERS)),$(filter unit,$(CHECK_TIERS)))
+# lint, unit and the mutants' slice each keep about one core busy, and
+# none of them boots a test guest beside the VM tiers' SERIAL tests: with
+# unit asked for, lint and mutants-slice run in the background beside it,
+# their output printed when they end, before the first VM tier starts. The
+# module and the tools are built first, so no two of them build the same
+# thing at once.
+BESIDE_UNIT = $(if $(filter unit,$(CHECK_TIERS)),$(filter lint mutants-slice,$(CHECK_TIERS)))
 
 check: deps
 	$(MAKE) check-after-deps
@@ -163,15 +165,16 @@ check-after-deps:
 	mkdir -p $(BUILD)
 	$(if $(filter vm-debug,$(CHECK_TIERS)),nice -n 19 selftests/kernel/build-debug-kernel \
 		>$(BUILD)/debug-kernel-prebuild.log 2>&1 &)
-	$(if $(LINT_BESIDE_UNIT),$(MAKE) all || true)
-	for t in $(CHECK_TIERS); do \
-		if [ "$$t" = lint ] && [ -n "$(LINT_BESIDE_UNIT)" ]; then \
-			$(MAKE) lint >$(BUILD)/lint.log 2>&1 & lint_pid=$$!; continue; \
-		fi; \
-		$(MAKE) $$t || true; \
-		if [ -n "$$lint_pid" ]; then wait $$lint_pid; cat $(BUILD)/lint.log; lint_pid=; fi; \
-	done; \
-	if [ -n "$$lint_pid" ]; then wait $$lint_pid; cat $(BUILD)/lint.log; fi
+	$(if $(BESIDE_UNIT),$(MAKE) all || true)
+	bg=; for t in $(CHECK_TIERS) end; do \
+		case " $(BESIDE_UNIT) :$$t" in \
+		*" $$t "*) $(MAKE) $$t >$(BUILD)/$$t.log 2>&1 & bg="$$bg $$t:$$!"; continue;; \
+		esac; \
+		case $$t in unit) ;; *) \
+			for j in $$bg; do wait $${j#*:}; cat $(BUILD)/$${j%%:*}.log; done; bg=;; \
+		esac; \
+		[ $$t = end ] || $(MAKE) $$t || true; \
+	done
 	selftests/summary $(BUILD)/results $(patsubst vm,stock,$(patsubst vm-612,stock612,$(patsubst vm-7,stock7,$(patsubst vm-debug,debug,$(CHECK_TIERS)))))
 
 # DEMO: what make demo runs once the module and the tools are built

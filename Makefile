@@ -91,9 +91,11 @@ probe: $(PROBE_DIR)/compat_probes.h
 # kernels at once (the stock and debug runners, a host test's runner)
 # would link one's objects into the other's module: one build at a time.
 MODULE_LOCK = flock $(BUILD)/.module-build.lock
+# kbuild on every core, unless this make already shares a job server (make -jN)
+KBUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 module: probe
 	mkdir -p $(BUILD) $(KBUILD_OUT)
-	$(MODULE_LOCK) sh -c '$(MAKE) -C $(KDIR) M=$(CURDIR) STRIA_PROBE_DIR=$(PROBE_DIR) W=1 modules && \
+	$(MODULE_LOCK) sh -c '$(MAKE) $(KBUILD_JOBS) -C $(KDIR) M=$(CURDIR) STRIA_PROBE_DIR=$(PROBE_DIR) W=1 modules && \
 		scripts/install-changed drivers/stria/*.ko $(KBUILD_OUT)'
 
 tools:
@@ -145,7 +147,15 @@ vm-debug:
 # CHECK_TIERS runs some of the tiers only (make check CHECK_TIERS="lint
 # unit": everything but the VM suites, as the fresh-root test does); the
 # summary then counts those.
-CHECK_TIERS ?= lint unit vm mutants-slice vm-612 vm-7 vm-debug
+CHECK_TIERS ?= lint mutants-slice unit vm vm-612 vm-7 vm-debug
+
+# lint, unit and the mutants' slice each keep about one core busy, and
+# none of them boots a test guest beside the VM tiers' SERIAL tests: with
+# unit asked for, lint and mutants-slice run in the background beside it,
+# their output printed when they end, before the first VM tier starts. The
+# module and the tools are built first, so no two of them build the same
+# thing at once.
+BESIDE_UNIT = $(if $(filter unit,$(CHECK_TIERS)),$(filter lint mutants-slice,$(CHECK_TIERS)))
 
 check: deps
 	$(MAKE) check-after-deps
@@ -155,7 +165,16 @@ check-after-deps:
 	mkdir -p $(BUILD)
 	$(if $(filter vm-debug,$(CHECK_TIERS)),nice -n 19 selftests/kernel/build-debug-kernel \
 		>$(BUILD)/debug-kernel-prebuild.log 2>&1 &)
-	for t in $(CHECK_TIERS); do $(MAKE) $$t || true; done
+	$(if $(BESIDE_UNIT),$(MAKE) all || true)
+	bg=; for t in $(CHECK_TIERS) end; do \
+		case " $(BESIDE_UNIT) :$$t" in \
+		*" $$t "*) $(MAKE) $$t >$(BUILD)/$$t.log 2>&1 & bg="$$bg $$t:$$!"; continue;; \
+		esac; \
+		case $$t in unit) ;; *) \
+			for j in $$bg; do wait $${j#*:}; cat $(BUILD)/$${j%%:*}.log; done; bg=;; \
+		esac; \
+		[ $$t = end ] || $(MAKE) $$t || true; \
+	done
 	selftests/summary $(BUILD)/results $(patsubst vm,stock,$(patsubst vm-612,stock612,$(patsubst vm-7,stock7,$(patsubst vm-debug,debug,$(CHECK_TIERS)))))
 
 # DEMO: what make demo runs once the module and the tools are built

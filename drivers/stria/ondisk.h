@@ -158,8 +158,8 @@
  *	update of the array's current degraded spell (a role failed or being
  *	rebuilt ever since, so no bit was cleared since); 0 while no role is
  *	failed or rebuilding, and always 0 without a bitmap. A former member
- *	whose @events is at least this minus 2 missed only writes the bitmap
- *	has dirty, and may be re-added with a partial rebuild.
+ *	that left during the spell missed only writes the bitmap has dirty,
+ *	and may be re-added with a partial rebuild (stria_sb_readd()).
  * @rebuild_partial: roles among @rebuilding that are re-added former
  *	members, rebuilt only in the regions the bitmap has dirty; a stopped
  *	rebuild of such roles only goes on the same way. Only with a bitmap,

@@ -291,18 +291,19 @@ static int stria_spare_open(struct stria_array *a, dev_t dev,
  * Is the device of spare @sp a former member of @a that missed only writes
  * the write-intent bitmap has dirty? Then it goes back into its old role,
  * and only those regions are rebuilt. That holds when its role has failed,
- * it was in sync when it left (its superblock does not say it was being
- * rebuilt), and it left during the array's current degraded spell, since
- * which no bit was cleared: it was written at most two updates before the
- * spell's first (the update that failed its superblock write, then the one
- * recording the failure). Caller holds @a->cfg_lock.
+ * the array keeps a bitmap, and stria_sb_readd() finds that it was in
+ * sync when it left, that it never ran without members the array holds in
+ * sync (a split brain), and that it left during the array's current
+ * degraded spell, since which no bit was cleared. Caller holds
+ * @a->cfg_lock.
  */
 static void stria_readd_check(struct stria_array *a, struct stria_member *sp)
 {
+	DECLARE_BITMAP(mb, STRIA_GEOM_MAX_MEMBERS);
 	struct stria_sb *sb = kmalloc(sizeof(*sb), GFP_KERNEL);
 	char why[STRIA_MSG_LEN];
-	u64 ev, de;
-	u32 role;
+	u64 ev, de, now, in_sync = 0;
+	u32 role, i;
 
 	if (!sb)
 		return;
@@ -314,24 +315,48 @@ static void stria_readd_check(struct stria_array *a, struct stria_member *sp)
 	ev = le64_to_cpu(sb->events);
 	if (role >= a->nr_members)
 		goto out;
+	for (i = 0; i < a->nr_members; i++)
+		if (stria_member_in_sync(&a->members[i]))
+			in_sync |= BIT_ULL(i);
 	mutex_lock(&a->sb_lock);
 	de = a->degraded_events;
+	now = a->events;
 	mutex_unlock(&a->sb_lock);
-	if (READ_ONCE(a->members[role].state) != STRIA_STATE_FAILED)
+	if (READ_ONCE(a->members[role].state) != STRIA_STATE_FAILED) {
 		pr_info("stria%d: %pg was member %u of '%s', a role another device holds now\n",
 			a->index, sp->dev.bdev, role, a->name);
-	else if (!a->wib)
+		goto out;
+	}
+	if (!a->wib) {
 		pr_info("stria%d: %pg was member %u of '%s', which has no write-intent bitmap: it is rebuilt in full\n",
 			a->index, sp->dev.bdev, role, a->name);
-	else if (le64_to_cpu(sb->rebuilding) & BIT_ULL(role))
-		pr_info("stria%d: %pg was member %u of '%s' but was being rebuilt itself: it is rebuilt in full\n",
-			a->index, sp->dev.bdev, role, a->name);
-	else if (!de || ev + 2 < de || ev >= a->events)
-		pr_info("stria%d: %pg was member %u of '%s' until event %llu, before the array's degraded spell (from event %llu): it is rebuilt in full\n",
-			a->index, sp->dev.bdev, role, a->name, ev, de);
-	else {
+		goto out;
+	}
+	switch (stria_sb_readd(sb, now, de, in_sync)) {
+	case STRIA_READD_PARTIAL:
 		sp->readd = true;
 		sp->want_role = role;
+		break;
+	case STRIA_READD_REBUILDING:
+		pr_info("stria%d: %pg was member %u of '%s' but was being rebuilt itself: it is rebuilt in full\n",
+			a->index, sp->dev.bdev, role, a->name);
+		break;
+	case STRIA_READD_APART:
+		bitmap_from_u64(mb, (le64_to_cpu(sb->failed) |
+				     le64_to_cpu(sb->rebuilding)) & in_sync);
+		pr_warn("stria%d: %pg was member %u of '%s' but its superblock records members %*pbl as failed or being rebuilt, which the array holds in sync: it ran apart from the array (a split brain) or left before they were back, and is rebuilt in full\n",
+			a->index, sp->dev.bdev, role, a->name,
+			(int)STRIA_GEOM_MAX_MEMBERS, mb);
+		break;
+	default:
+		if (!de || ev < de)
+			pr_info("stria%d: %pg was member %u of '%s' until event %llu, before the array's degraded spell (from event %llu): it is rebuilt in full\n",
+				a->index, sp->dev.bdev, role, a->name, ev, de);
+		else
+			pr_warn("stria%d: %pg was member %u of '%s' until event %llu, but not in the array's degraded spell (from event %llu, the array at event %llu; its superblock's spell from event %llu): it ran apart from the array and is rebuilt in full\n",
+				a->index, sp->dev.bdev, role, a->name, ev, de,
+				now, le64_to_cpu(sb->degraded_events));
+		break;
 	}
 out:
 	kfree(sb);

@@ -158,8 +158,8 @@
  *	update of the array's current degraded spell (a role failed or being
  *	rebuilt ever since, so no bit was cleared since); 0 while no role is
  *	failed or rebuilding, and always 0 without a bitmap. A former member
- *	whose @events is at least this minus 2 missed only writes the bitmap
- *	has dirty, and may be re-added with a partial rebuild.
+ *	that left during the spell missed only writes the bitmap has dirty,
+ *	and may be re-added with a partial rebuild (stria_sb_readd()).
  * @rebuild_partial: roles among @rebuilding that are re-added former
  *	members, rebuilt only in the regions the bitmap has dirty; a stopped
  *	rebuild of such roles only goes on the same way. Only with a bitmap,
@@ -658,6 +658,72 @@ static inline bool stria_sb_same_array(const struct stria_sb *a,
 	       a->chunk_sectors == b->chunk_sectors &&
 	       a->data_offset == b->data_offset &&
 	       a->data_sectors == b->data_sectors;
+}
+
+/* stria_sb_readd(): may a former member go back with a partial rebuild? */
+#define STRIA_READD_PARTIAL	0	/* yes: only the bitmap's dirty regions */
+#define STRIA_READD_REBUILDING	1	/* no: it was being rebuilt itself */
+#define STRIA_READD_APART	2	/* no: it ran without members in sync */
+#define STRIA_READD_SPELL	3	/* no: it left outside the degraded spell */
+#define STRIA_READD_ROLE	4	/* no: it held no role (a spare's superblock) */
+
+/**
+ * stria_sb_readd() - may a former member be rebuilt only where the bitmap
+ *	is dirty?
+ * @sb: the former member's superblock, stria_sb_check() accepted, of the
+ *	running array (same array UUID), its role below the member count
+ * @events: the running array's event count
+ * @degraded_events: the running array's degraded spell, as its superblocks
+ *	record it (stria_sb.degraded_events): 0 when none
+ * @in_sync: the roles the running array holds in sync, bit i for role i
+ *
+ * The running array keeps a write-intent bitmap and the role of @sb has
+ * failed in it (the caller checks both). Only writes that the running
+ * array made while the device was away are in its bitmap: writes made to
+ * the device while it ran without the array are in no bitmap of the
+ * array's. Event counts alone cannot tell those apart: two halves of a
+ * split brain, each started degraded from the same stop, count from the
+ * same number, and either may be ahead. So, as mdadm ignores a device
+ * whose superblock reports the freshest device as failed, the device's
+ * own view of the members counts too. It may go back partially when:
+ *
+ * - its superblock does not name its own role as rebuilding (it held
+ *   data everywhere when it left);
+ * - its superblock names no role as failed or rebuilding that the running
+ *   array holds in sync (@in_sync): one that does ran without those
+ *   members, so it lived apart from the array (or left before they came
+ *   back, where a full rebuild is merely slower than needed);
+ * - it left during the array's current degraded spell: either just as it
+ *   began (its @events at most two updates before @degraded_events: the
+ *   update whose write failed on it, then the one recording the failure)
+ *   or later, and then its own superblock records the same spell (its
+ *   degraded_events equals @degraded_events) and is behind @events.
+ *
+ * Return: STRIA_READD_PARTIAL, or why not: STRIA_READD_REBUILDING,
+ * STRIA_READD_APART, STRIA_READD_SPELL, or STRIA_READD_ROLE for a role of
+ * 64 or more (a spare's).
+ */
+static inline int stria_sb_readd(const struct stria_sb *sb, __u64 events,
+				 __u64 degraded_events, __u64 in_sync)
+{
+	__u64 ev = stria_le64(sb->events);
+	__u64 not_in_sync = stria_le64(sb->failed) | stria_le64(sb->rebuilding);
+	__u32 role = stria_le32(sb->role);
+
+	if (role >= 64)
+		return STRIA_READD_ROLE;
+	if ((stria_le64(sb->rebuilding) >> role) & 1)
+		return STRIA_READD_REBUILDING;
+	if (not_in_sync & in_sync)
+		return STRIA_READD_APART;
+	if (!degraded_events || ev >= events)
+		return STRIA_READD_SPELL;
+	if (ev + 2 >= degraded_events && ev < degraded_events)
+		return STRIA_READD_PARTIAL;
+	if (ev >= degraded_events &&
+	    stria_le64(sb->degraded_events) == degraded_events)
+		return STRIA_READD_PARTIAL;
+	return STRIA_READD_SPELL;
 }
 
 /**

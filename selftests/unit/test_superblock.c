@@ -404,6 +404,124 @@ static void test_rebuild_partial(struct stria_sb *sb)
 	    "rebuild_partial without a bitmap refused (%s)", why);
 }
 
+/*
+ * A former member's superblock for stria_sb_readd(): the golden RAID6 with
+ * a bitmap (5 members, role 2), at @events, recording @failed and
+ * @rebuilding roles and the degraded spell @de; stria_sb_check() must
+ * accept it.
+ */
+static int readd_sb(struct stria_sb *sb, __u64 events, __u64 failed,
+		    __u64 rebuilding, __u64 de)
+{
+	char why[160];
+	int ret;
+
+	good_bitmap(sb, 1024);
+	sb->events = stria_cpu_le64(events);
+	sb->failed = stria_cpu_le64(failed);
+	sb->rebuilding = stria_cpu_le64(rebuilding);
+	sb->rebuild_offset = stria_cpu_le64(rebuilding ? 2048 : 0);
+	if (rebuilding)
+		sb->features_incompat |=
+			stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_REBUILD);
+	sb->degraded_events = stria_cpu_le64(de);
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	if (ret)
+		tap(0, "readd_sb: the superblock is refused (%s)", why);
+	return ret;
+}
+
+/*
+ * stria_sb_readd(): the running array is at event 50 in a degraded spell
+ * from event 40, role 2 (the former member's) and role 4 failed, 0, 1 and
+ * 3 in sync.
+ */
+static void test_readd(struct stria_sb *sb)
+{
+	const __u64 now = 50, de = 40, in_sync = 0xb;	/* roles 0, 1, 3 */
+	int r;
+
+	/* an honest member that left as the spell began */
+	readd_sb(sb, 38, 0, 0, 0);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_PARTIAL,
+	    "readd: written 2 updates before the spell began: partial (%d)", r);
+	readd_sb(sb, 39, 0, 0, 0);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_PARTIAL,
+	    "readd: written 1 update before the spell began: partial (%d)", r);
+	readd_sb(sb, 37, 0, 0, 0);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_SPELL,
+	    "readd: written 3 updates before the spell began: full (%d)", r);
+	r = stria_sb_readd(sb, now, 0, in_sync);
+	tap(r == STRIA_READD_SPELL,
+	    "readd: the array in no degraded spell: full (%d)", r);
+
+	/* an honest member that left during the spell: its sb records it */
+	readd_sb(sb, 45, 1ULL << 4, 0, de);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_PARTIAL,
+	    "readd: left during the spell, role 4 failed as in the array: partial (%d)", r);
+	readd_sb(sb, 40, 1ULL << 4, 0, de);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_PARTIAL,
+	    "readd: written at the spell's first update: partial (%d)", r);
+	readd_sb(sb, 49, 1ULL << 4, 0, de);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_PARTIAL,
+	    "readd: written one update before the array's last: partial (%d)", r);
+	readd_sb(sb, 50, 1ULL << 4, 0, de);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_SPELL,
+	    "readd: as new as the array (written without it): full (%d)", r);
+	readd_sb(sb, 45, 1ULL << 4, 0, 41);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_SPELL,
+	    "readd: its superblock records another spell (41, the array's 40): full (%d)", r);
+	readd_sb(sb, 45, 0, 0, 0);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_SPELL,
+	    "readd: inside the spell by its count but in sync on its own (recovered apart): full (%d)", r);
+
+	/* it was being rebuilt itself */
+	readd_sb(sb, 45, 1ULL << 4, 1ULL << 2, de);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_REBUILDING,
+	    "readd: its own role was being rebuilt: full (%d)", r);
+
+	/* a split brain: it ran without members the array holds in sync */
+	readd_sb(sb, 45, 0x3, 0, de);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_APART,
+	    "readd: older half of a split brain (roles 0, 1 failed in its view): full (%d)", r);
+	readd_sb(sb, 39, 0x3, 0, 0);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_APART,
+	    "readd: its count just before the spell, its view without roles 0, 1: full (%d)", r);
+	readd_sb(sb, 60, 0x3, 0, de);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_APART,
+	    "readd: newer half of a split brain: full (%d)", r);
+	readd_sb(sb, 45, 1ULL << 4, 1ULL << 3, de);
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_APART,
+	    "readd: it records role 3 as rebuilding, which the array holds in sync: full (%d)", r);
+	readd_sb(sb, 45, 1ULL << 4, 0, de);
+	r = stria_sb_readd(sb, now, de, in_sync & ~(1ULL << 3));
+	tap(r == STRIA_READD_PARTIAL,
+	    "readd: roles it records failed that the array holds failed too do not count (%d)", r);
+
+	/* a spare's superblock is no former member's */
+	readd_sb(sb, 45, 1ULL << 4, 0, de);
+	sb->role = stria_cpu_le32(STRIA_SB_ROLE_SPARE);
+	seal(sb);
+	tap(check(sb, NULL, 0) == 0, "readd: a spare's superblock passes the check");
+	r = stria_sb_readd(sb, now, de, in_sync);
+	tap(r == STRIA_READD_ROLE, "readd: a spare's superblock: no role (%d)", r);
+}
+
 struct field {
 	const char *name;
 	size_t off, want;
@@ -826,6 +944,7 @@ int main(void)
 	test_bitmap_sb(sb);
 	test_degraded_events(sb);
 	test_rebuild_partial(sb);
+	test_readd(sb);
 	test_hostile(sb);
 	test_homehost(sb);
 	test_bitmap_helpers();

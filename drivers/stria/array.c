@@ -1319,6 +1319,9 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 		 * degraded or not, no data is rebuilt from parity that
 		 * may not match it. The readwrite switch plans the rest.
 		 */
+		if (!(o->failed | o->rebuilding))
+			pr_warn("%s: was not stopped cleanly: assembled read-only, no resync until it is read-write; reads that would rebuild data from parity fail meanwhile\n",
+				spec->name);
 		a->ro_dirty = true;
 		a->ro_scrub_action = o->scrub_action;
 		a->ro_scrub_pos = o->scrub_offset;
@@ -1430,9 +1433,10 @@ static void stria_log_missing(struct stria_array *a, u64 missing)
 	DECLARE_BITMAP(mb, STRIA_GEOM_MAX_MEMBERS);
 
 	bitmap_from_u64(mb, missing);
-	pr_warn("stria%d: array '%s' started degraded: member%s %*pbl missing, recorded as failed\n",
+	pr_warn("stria%d: array '%s' started degraded: member%s %*pbl missing, recorded as failed%s\n",
 		a->index, a->name, hweight64(missing) > 1 ? "s" : "",
-		(int)STRIA_GEOM_MAX_MEMBERS, mb);
+		(int)STRIA_GEOM_MAX_MEMBERS, mb,
+		a->readonly ? " once it is read-write" : "");
 }
 
 /*

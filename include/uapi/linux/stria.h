@@ -428,6 +428,9 @@ struct stria_ioc_query {
  * STRIA_MEMBER_OP_REMOVE releases a spare, or a failed member, whose role
  * then has no device (it stays failed). Refused with EBUSY for an active
  * or rebuilding member: fail it first.
+ *
+ * Every operation is refused with EROFS while the array is read-only
+ * (STRIA_ARRAY_F_READONLY): each writes superblocks.
  */
 struct stria_ioc_member_op {
 	__u32 size;
@@ -467,8 +470,8 @@ struct stria_ioc_member_op {
  *
  * A stripe is one chunk of every member: chunk_sectors member sectors,
  * chunk_sectors * (nr_members - parity members) array sectors. A scrub is
- * refused on RAID0 and on a degraded or rebuilding array (EINVAL), and
- * while another sync runs (EBUSY). It runs in the background, throttled
+ * refused on RAID0 and on a degraded or rebuilding array (EINVAL), while
+ * another sync runs (EBUSY), and while the array is read-only (EROFS). It runs in the background, throttled
  * like a rebuild; STRIA_IOC_QUERY reports it.
  */
 struct stria_ioc_sync {

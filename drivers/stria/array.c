@@ -1486,8 +1486,8 @@ bool stria_array_refuse_ro(struct stria_array *a, char *msg)
 {
 	if (!READ_ONCE(a->readonly))
 		return false;
-	snprintf(msg, STRIA_MSG_LEN, "stria%d ('%s') is read-only: nothing is written to it until 'striactl readwrite %s'",
-		 a->index, a->name, a->name);
+	snprintf(msg, STRIA_MSG_LEN, "'%s' is read-only: nothing is written until 'striactl readwrite %s'",
+		 a->name, a->name);
 	return true;
 }
 

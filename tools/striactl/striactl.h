@@ -140,7 +140,8 @@ void human_summary(FILE *f, const struct stria_ioc_query *q,
  * end of bitmap_dirty: the query before them was 208 bytes too (padding
  * and reserved), so only a module knowing the whole 216 bytes fills them.
  */
-#define QUERY_SIZE_BITMAP sizeof(struct stria_ioc_query)
+#define QUERY_SIZE_BITMAP \
+	(offsetof(struct stria_ioc_query, reserved0) + sizeof(__u32))
 
 /*
  * The size of struct stria_ioc_query from a module that counts the RAID6

@@ -105,6 +105,12 @@ static void stria_submit_bio(struct bio *bio)
 {
 	struct stria_array *a = stria_bio_array(bio);
 
+	if (unlikely(READ_ONCE(a->readonly)) && op_is_write(bio_op(bio))) {
+		bio->bi_status = stria_ro_status(a, op_is_flush(bio->bi_opf) &&
+						 !bio_sectors(bio));
+		bio_endio(bio);
+		return;
+	}
 	a->ops->submit_bio(a, bio);
 }
 
@@ -637,6 +643,11 @@ static int stria_check_dirty(struct stria_spec *spec, struct stria_opened *o,
 
 	if (!o->dirty || !stria_geom_nr_parity(g) || !missing)
 		return 0;
+	if (spec->readonly) {
+		pr_warn("%s: was not stopped cleanly and is degraded: assembled read-only, reads that would rebuild data from parity where writes may have been cut short fail\n",
+			spec->name);
+		return 0;
+	}
 	if (!spec->force) {
 		stria_fail(spec, STRIA_NO_MEMBER, "'%s' was not stopped cleanly and is degraded (write hole risk); --force starts it anyway",
 			   spec->name);
@@ -837,7 +848,8 @@ bool stria_array_readd_only(const struct stria_array *a)
  * (optional) gets the roles whose write failed. No allocation here may
  * wait for I/O: held writes wait for this.
  */
-static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
+static int stria_write_sbs_now(struct stria_array *a, u32 state,
+			       u64 *errors)
 {
 	unsigned int noio = memalloc_noio_save();
 	struct stria_sb *sb = kmalloc(sizeof(*sb), GFP_NOIO);
@@ -906,6 +918,21 @@ static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 		WRITE_ONCE(a->sb_degraded, false);
 	stria_release_held(a, landed, a->sb_failed);
 	return ret;
+}
+
+/*
+ * stria_write_sbs_now(), unless the array is read-only: then nothing is
+ * written, and the next write after the switch to read-write records
+ * what changed meanwhile (members that failed).
+ */
+static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
+{
+	if (READ_ONCE(a->readonly)) {
+		if (errors)
+			*errors = 0;
+		return 0;
+	}
+	return stria_write_sbs_now(a, state, errors);
 }
 
 /**
@@ -1017,7 +1044,9 @@ static void stria_kick_work(struct work_struct *work)
 					     kick_work);
 
 	mutex_lock(&a->cfg_lock);
-	stria_sync_kick(a, false);
+	/* read-only: no spare takes a role, nothing is rebuilt */
+	if (!READ_ONCE(a->readonly))
+		stria_sync_kick(a, false);
 	mutex_unlock(&a->cfg_lock);
 }
 
@@ -1296,8 +1325,25 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	a->sync.scrub_action = o->scrub_action;
 	a->sync.scrub_pos = o->scrub_offset;
 	a->sync.scrub_end = o->scrub_end;
-	if (o->dirty && stria_geom_nr_parity(g) &&
-	    !(o->failed | o->rebuilding)) {
+	a->readonly = spec->readonly;
+	if (spec->readonly && o->dirty && stria_geom_nr_parity(g)) {
+		/*
+		 * Nothing runs, but every read goes by what a resync owes:
+		 * degraded or not, no data is rebuilt from parity that
+		 * may not match it. The readwrite switch plans the rest.
+		 */
+		if (!(o->failed | o->rebuilding))
+			pr_warn("%s: was not stopped cleanly: assembled read-only, no resync until it is read-write; reads that would rebuild data from parity fail meanwhile\n",
+				spec->name);
+		a->ro_dirty = true;
+		a->ro_scrub_action = o->scrub_action;
+		a->ro_scrub_pos = o->scrub_offset;
+		a->ro_scrub_end = o->scrub_end;
+		a->sync.scrub_action = STRIA_SB_SCRUB_RESYNC;
+		a->sync.scrub_pos = 0;
+		a->sync.scrub_end = g->member_sectors;
+	} else if (o->dirty && stria_geom_nr_parity(g) &&
+		   !(o->failed | o->rebuilding)) {
 		/* any stripe may have been cut short: all of them, from 0 */
 		if (o->bitmap_chunk)
 			pr_warn("%s: was not stopped cleanly: the parity of the regions its write-intent bitmap has dirty is resynced\n",
@@ -1372,6 +1418,9 @@ static int stria_array_build(struct stria_array *a)
 	ret = stria_add_disk(a);
 	if (ret)
 		goto out_io_exit;
+	/* read-only: the superblocks stay as they are, the disk says so */
+	if (a->readonly)
+		set_disk_ro(a->disk, true);
 	mutex_lock(&a->sb_lock);
 	ret = stria_write_sbs(a, STRIA_SB_STATE_ACTIVE, NULL);
 	mutex_unlock(&a->sb_lock);
@@ -1397,9 +1446,152 @@ static void stria_log_missing(struct stria_array *a, u64 missing)
 	DECLARE_BITMAP(mb, STRIA_GEOM_MAX_MEMBERS);
 
 	bitmap_from_u64(mb, missing);
-	pr_warn("stria%d: array '%s' started degraded: member%s %*pbl missing, recorded as failed\n",
+	pr_warn("stria%d: array '%s' started degraded: member%s %*pbl missing, recorded as failed%s\n",
 		a->index, a->name, hweight64(missing) > 1 ? "s" : "",
-		(int)STRIA_GEOM_MAX_MEMBERS, mb);
+		(int)STRIA_GEOM_MAX_MEMBERS, mb,
+		a->readonly ? " once it is read-write" : "");
+}
+
+/*
+ * What a running array does in the background: the bitmap's clearing,
+ * safe mode, and a rebuild or scrub to resume, or a spare for a failed
+ * role. Not while it is read-only. Caller holds @a->cfg_lock.
+ */
+static void stria_array_run(struct stria_array *a)
+{
+	lockdep_assert_held(&a->cfg_lock);
+	stria_bitmap_run(a);
+	stria_safe_start(a);
+	stria_sync_kick(a, false);
+}
+
+/**
+ * stria_ro_status() - the status of a write to a read-only array
+ * @a: the array, read-only
+ * @empty_flush: the write is a flush without data
+ *
+ * A flush without data has nothing to make durable: nothing was written.
+ * Anything else that would write (data, discard, write zeroes) is refused.
+ *
+ * Return: BLK_STS_OK for @empty_flush, else BLK_STS_IOERR.
+ */
+blk_status_t stria_ro_status(struct stria_array *a, bool empty_flush)
+{
+	if (empty_flush)
+		return BLK_STS_OK;
+	pr_warn_ratelimited("stria%d: array '%s' is read-only: write refused\n",
+			    a->index, a->name);
+	return BLK_STS_IOERR;
+}
+
+/**
+ * stria_array_refuse_ro() - refuse a change to a read-only array
+ * @a: the array
+ * @msg: STRIA_MSG_LEN bytes for the reason
+ *
+ * For the requests that would write to the members (member changes,
+ * scrubs). An array only goes from read-only to read-write, so a caller
+ * that saw it read-write may go on.
+ *
+ * Return: true, with the reason in @msg, when @a is read-only.
+ */
+bool stria_array_refuse_ro(struct stria_array *a, char *msg)
+{
+	if (!READ_ONCE(a->readonly))
+		return false;
+	snprintf(msg, STRIA_MSG_LEN, "'%s' is read-only: nothing is written until 'striactl readwrite %s'",
+		 a->name, a->name);
+	return true;
+}
+
+/*
+ * Read-only and not stopped cleanly: the resync a plain assembly would
+ * have planned (stria_array_alloc()), now that the array becomes
+ * read-write: every stripe where the bitmap has dirty when no member is
+ * missing (as read-only), else what the superblocks recorded (the write
+ * hole, forced). @owed: back to owing it everywhere (the switch failed).
+ * Caller holds @a->sb_lock, which the superblock writes read them under.
+ */
+static void stria_ro_plan_resync(struct stria_array *a, bool owed)
+{
+	struct stria_sync *s = &a->sync;
+
+	if (!a->ro_dirty || (!owed && !atomic_read(&a->nr_failed)))
+		return;
+	s->scrub_action = owed ? STRIA_SB_SCRUB_RESYNC : a->ro_scrub_action;
+	s->scrub_pos = owed ? 0 : a->ro_scrub_pos;
+	s->scrub_end = owed ? a->geom.member_sectors : a->ro_scrub_end;
+}
+
+/**
+ * stria_array_readwrite() - a read-only array becomes read-write
+ * @a: the array
+ * @force: even when it was not stopped cleanly and is degraded
+ * @msg: STRIA_MSG_LEN bytes for the reason on failure
+ *
+ * Caller holds stria_arrays_lock. The superblocks are written first
+ * (state active, events + 1, the members that failed meanwhile recorded),
+ * so no write reaches a member before they say the array is in use; a
+ * member whose superblock cannot be written fails. Then the array takes
+ * writes, and what its plain assembly would have started starts: a resync
+ * owed, a rebuild, a spare taking a failed role, the bitmap's clearing.
+ *
+ * Return: 0; -EINVAL when @a is not read-only; -EUCLEAN when it needs
+ * @force; -ENOMEM when no superblock could be written (it stays read-only).
+ * On failure nothing has changed.
+ */
+int stria_array_readwrite(struct stria_array *a, bool force, char *msg)
+{
+	bool degraded;
+	u64 errors;
+	u32 i;
+	int ret;
+
+	lockdep_assert_held(&stria_arrays_lock);
+	mutex_lock(&a->cfg_lock);
+	ret = -EINVAL;
+	if (!a->readonly) {
+		snprintf(msg, STRIA_MSG_LEN, "stria%d ('%s') is not read-only: nothing to do",
+			 a->index, a->name);
+		goto out;
+	}
+	degraded = atomic_read(&a->nr_failed);
+	ret = -EUCLEAN;
+	if (a->ro_dirty && degraded && !force) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' was not stopped cleanly and is degraded (write hole risk); --force makes it read-write anyway",
+			 a->name);
+		goto out;
+	}
+	mutex_lock(&a->sb_lock);
+	stria_ro_plan_resync(a, false);
+	ret = stria_write_sbs_now(a, STRIA_SB_STATE_ACTIVE, &errors);
+	if (ret == -ENOMEM) {
+		stria_ro_plan_resync(a, true);
+		mutex_unlock(&a->sb_lock);
+		snprintf(msg, STRIA_MSG_LEN, "out of memory: '%s' is still read-only",
+			 a->name);
+		goto out;
+	}
+	if (a->ro_dirty && degraded)
+		pr_warn("%s: was not stopped cleanly and is degraded; made read-write by force: data of the missing members may be rebuilt wrong where writes were cut short\n",
+			a->name);
+	else if (a->ro_dirty)
+		pr_warn("%s: was not stopped cleanly: its parity is resynced where writes may have been cut short\n",
+			a->name);
+	a->ro_dirty = false;
+	WRITE_ONCE(a->readonly, false);
+	mutex_unlock(&a->sb_lock);
+	for (i = 0; i < a->nr_members; i++)
+		if (errors & BIT_ULL(i))
+			/* counted in its errors, as a failed data write */
+			stria_member_io_error(&a->members[i], BLK_STS_IOERR);
+	set_disk_ro(a->disk, false);
+	pr_info("stria%d: array '%s' is read-write\n", a->index, a->name);
+	stria_array_run(a);
+	ret = 0;
+out:
+	mutex_unlock(&a->cfg_lock);
+	return ret;
 }
 
 /*
@@ -1432,15 +1624,17 @@ static void stria_register(struct stria_spec *spec, struct stria_array *a,
 		stria_geom_array_sectors(&a->geom), a->node);
 	if (o->missing)
 		stria_log_missing(a, o->missing);
-	stria_bitmap_run(a);
 	/* user space hears of the array's state from here on */
 	stria_events_start(a, o->dirty ||
 			   a->sync.scrub_action == STRIA_SB_SCRUB_RESYNC);
-	stria_safe_start(a);
-	/* a rebuild or scrub to resume, or a spare for a failed role */
-	mutex_lock(&a->cfg_lock);
-	stria_sync_kick(a, false);
-	mutex_unlock(&a->cfg_lock);
+	if (a->readonly) {
+		pr_info("stria%d: array '%s' is read-only: nothing is written to its members until 'striactl readwrite %s'\n",
+			a->index, a->name, a->name);
+	} else {
+		mutex_lock(&a->cfg_lock);
+		stria_array_run(a);
+		mutex_unlock(&a->cfg_lock);
+	}
 	/* what the caller reports: the array may stop once the lock is gone */
 	spec->index = a->index;
 	spec->bitmap_chunk = stria_bitmap_chunk(a);
@@ -1600,6 +1794,7 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	cancel_work_sync(&a->kick_work);
 	stria_bitmap_stop(a);
 	mutex_lock(&a->sb_lock);
+	/* read-only: the superblocks stay as they were found */
 	ret = stria_write_sbs(a, STRIA_SB_STATE_CLEAN, NULL);
 	mutex_unlock(&a->sb_lock);
 	if (ret)

@@ -371,13 +371,15 @@ u64 stria_bitmap_next_dirty(struct stria_array *a, u64 pos)
 }
 
 /*
- * Nothing may be cleared while the array is degraded, or its superblocks
- * may still say so (a former member checks against their degraded spell
- * before a partial rebuild), or it owes a resync.
+ * Nothing may be cleared while the array is read-only (nothing is
+ * written), degraded, or its superblocks may still say so (a former member
+ * checks against their degraded spell before a partial rebuild), or it
+ * owes a resync.
  */
 static bool stria_wib_may_clear(struct stria_array *a)
 {
-	return !atomic_read(&a->nr_failed) && !READ_ONCE(a->sb_degraded) &&
+	return !READ_ONCE(a->readonly) &&
+	       !atomic_read(&a->nr_failed) && !READ_ONCE(a->sb_degraded) &&
 	       READ_ONCE(a->sync.action) != STRIA_SYNC_RESYNC &&
 	       READ_ONCE(a->sync.scrub_action) != STRIA_SB_SCRUB_RESYNC;
 }

@@ -31,7 +31,8 @@
 				 STRIA_FEAT_FAIL | STRIA_FEAT_SPARES | \
 				 STRIA_FEAT_SYNC | STRIA_FEAT_BITMAP | \
 				 STRIA_FEAT_READD | STRIA_FEAT_REPLACE | \
-				 STRIA_FEAT_RUN | STRIA_FEAT_HOMEHOST)
+				 STRIA_FEAT_RUN | STRIA_FEAT_HOMEHOST | \
+				 STRIA_FEAT_READONLY)
 
 /* The ABI's parity layout numbers are geom.h's (and md's). */
 static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
@@ -190,12 +191,18 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 	u32 c = req->chunk_sectors;
 
 	if (req->flags & ~(STRIA_ARRAY_F_LAYOUT | STRIA_ARRAY_F_FORCE |
-			   STRIA_ARRAY_F_NO_BITMAP | STRIA_ARRAY_F_RUN))
+			   STRIA_ARRAY_F_NO_BITMAP | STRIA_ARRAY_F_RUN |
+			   STRIA_ARRAY_F_READONLY))
 		return stria_refuse(req, "unknown flags 0x%x", req->flags);
 	if (!assemble && (req->flags & STRIA_ARRAY_F_FORCE))
 		return stria_refuse(req, "force is for assemble only");
 	if (!assemble && (req->flags & STRIA_ARRAY_F_RUN))
 		return stria_refuse(req, "run is for assemble only");
+	if (!assemble && (req->flags & STRIA_ARRAY_F_READONLY))
+		return stria_refuse(req, "read-only is for assemble only");
+	if ((req->flags & STRIA_ARRAY_F_READONLY) &&
+	    (req->flags & STRIA_ARRAY_F_FORCE))
+		return stria_refuse(req, "read-only and force exclude each other: a read-only assembly needs no force and writes nothing; force is for the switch to read-write");
 	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)) ||
 	    req->index || req->err_member ||
 	    memchr_inv(req->uuid, 0, sizeof(req->uuid)) ||
@@ -216,7 +223,8 @@ static int stria_check_array_req(struct stria_ioc_array *req, bool assemble)
 		return stria_refuse(req, "NUMA node %u is not online", req->numa_node);
 	if (assemble) {
 		if (req->level || c ||
-		    (req->flags & ~(STRIA_ARRAY_F_FORCE | STRIA_ARRAY_F_RUN)) ||
+		    (req->flags & ~(STRIA_ARRAY_F_FORCE | STRIA_ARRAY_F_RUN |
+				    STRIA_ARRAY_F_READONLY)) ||
 		    req->layout || req->bitmap_chunk)
 			return stria_refuse(req, "level, chunk, layout and bitmap come from the superblocks; pass 0");
 		if (req->name[0] && !stria_name_valid(req->name))
@@ -334,6 +342,7 @@ static long stria_ioc_array(void __user *argp, bool assemble)
 	spec.assemble = assemble;
 	spec.force = req->flags & STRIA_ARRAY_F_FORCE;
 	spec.run = req->flags & STRIA_ARRAY_F_RUN;
+	spec.readonly = req->flags & STRIA_ARRAY_F_READONLY;
 	spec.level = req->level;
 	spec.layout = req->layout;
 	spec.chunk_sectors = req->chunk_sectors;
@@ -474,6 +483,7 @@ static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 	q->data_offset = a->data_offset;
 	q->member_sectors = a->geom.member_sectors;
 	q->events = READ_ONCE(a->events);
+	q->array_flags = READ_ONCE(a->readonly) ? STRIA_QUERY_A_READONLY : 0;
 	q->nr_cpus = nr_cpu_ids;
 	/*
 	 * The queues reads and writes map to; not the poll queues. None for
@@ -522,8 +532,7 @@ static long stria_ioc_query(void __user *argp)
 	if (ret)
 		return ret;
 	usize = q.size;
-	if ((q.flags & ~STRIA_QUERY_F_NEXT) ||
-	    memchr_inv(q.reserved, 0, sizeof(q.reserved)))
+	if ((q.flags & ~STRIA_QUERY_F_NEXT) || q.array_flags || q.reserved0)
 		return -EINVAL;
 	if (q.name[0] && !stria_name_valid(q.name))
 		return -EINVAL;
@@ -635,6 +644,8 @@ static long stria_ioc_member(void __user *argp)
 	a = stria_running(req.name, req.index, req.msg);
 	if (!a) {
 		ret = -ENOENT;
+	} else if (stria_array_refuse_ro(a, req.msg)) {
+		ret = -EROFS;
 	} else {
 		ret = stria_member_op(a, &req);
 		req.events = READ_ONCE(a->events);
@@ -689,9 +700,55 @@ static long stria_ioc_sync(void __user *argp)
 		ret = -ENOENT;
 	} else if (req.action == STRIA_SYNC_IDLE) {
 		ret = stria_sync_stop(a, false, req.msg);
+	} else if (stria_array_refuse_ro(a, req.msg)) {
+		ret = -EROFS;
 	} else {
 		ret = stria_sync_scrub(a, req.action, req.first_stripe,
 				       &req.nr_stripes, req.msg);
+	}
+	mutex_unlock(&stria_arrays_lock);
+out:
+	return stria_copy_back(argp, &req, usize, sizeof(req), ret);
+}
+
+static long stria_ioc_mode(void __user *argp)
+{
+	struct stria_ioc_mode req;
+	struct stria_array *a;
+	u32 usize;
+	int ret;
+
+	ret = stria_copy_in(&req, sizeof(req), argp);
+	if (ret)
+		return ret;
+	usize = req.size;
+	ret = -EINVAL;
+	if (req.flags & ~STRIA_MODE_F_FORCE) {
+		snprintf(req.msg, sizeof(req.msg), "unknown flags 0x%x", req.flags);
+		goto out;
+	}
+	if (req.events || memchr_inv(req.reserved, 0, sizeof(req.reserved)) ||
+	    memchr_inv(req.msg, 0, sizeof(req.msg))) {
+		snprintf(req.msg, sizeof(req.msg), "reserved and output fields must be zero");
+		goto out;
+	}
+	if (req.mode != STRIA_MODE_READWRITE) {
+		snprintf(req.msg, sizeof(req.msg), "mode %u cannot be requested (read-write %u)",
+			 req.mode, STRIA_MODE_READWRITE);
+		goto out;
+	}
+	if (req.name[0] && !stria_name_valid(req.name)) {
+		snprintf(req.msg, sizeof(req.msg), "invalid array name");
+		goto out;
+	}
+	mutex_lock(&stria_arrays_lock);
+	a = stria_running(req.name, req.index, req.msg);
+	if (!a) {
+		ret = -ENOENT;
+	} else {
+		ret = stria_array_readwrite(a, req.flags & STRIA_MODE_F_FORCE,
+					    req.msg);
+		req.events = READ_ONCE(a->events);
 	}
 	mutex_unlock(&stria_arrays_lock);
 out:
@@ -721,6 +778,8 @@ static long stria_ctl_ioctl(struct file *file, unsigned int cmd,
 		return stria_ioc_member(argp);
 	case STRIA_IOC_SYNC:
 		return stria_ioc_sync(argp);
+	case STRIA_IOC_MODE:
+		return stria_ioc_mode(argp);
 	default:
 		return -ENOTTY;
 	}

@@ -485,8 +485,9 @@ static bool stria_read_repairable(struct stria_member *m, blk_status_t st)
 {
 	struct stria_array *a = m->array;
 
+	/* read-only: nothing is written back */
 	if (st == BLK_STS_NOTSUPP || st == BLK_STS_AGAIN ||
-	    !stria_member_in_sync(m) ||
+	    READ_ONCE(a->readonly) || !stria_member_in_sync(m) ||
 	    (u32)atomic_read(&a->nr_failed) >= stria_geom_nr_parity(&a->geom))
 		return false;
 	return stria_member_read_error(m);
@@ -1233,6 +1234,15 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 		atomic64_set(&cmd->skipped, 0);
 		cmd->write_held = false;
 		rq->rq_flags |= RQF_DONTPREP;
+	}
+	if (unlikely(READ_ONCE(a->readonly)) && op_is_write(req_op(rq))) {
+		struct bio_list none = BIO_EMPTY_LIST;
+
+		/* nothing written, nothing to flush; the rest is refused */
+		if (stria_ro_status(a, req_op(rq) == REQ_OP_FLUSH))
+			return BLK_STS_IOERR;
+		stria_clones_submit(rq, &none);
+		return BLK_STS_OK;
 	}
 	if (req_op(rq) == REQ_OP_FLUSH)
 		return stria_flush(a, rq);

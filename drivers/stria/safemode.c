@@ -182,7 +182,8 @@ void stria_safe_start(struct stria_array *a)
 {
 	u32 ms = READ_ONCE(a->safe.delay_ms);
 
-	if (a->safe.enabled && ms)
+	/* read-only: the superblocks stay as they are */
+	if (a->safe.enabled && ms && !READ_ONCE(a->readonly))
 		mod_timer(&a->safe.timer, jiffies + msecs_to_jiffies(ms));
 }
 
@@ -312,7 +313,7 @@ static int stria_safe_reboot(struct notifier_block *nb, unsigned long code,
 		u32 waited = 0;
 		bool clean;
 
-		if (!a->safe.enabled)
+		if (!a->safe.enabled || READ_ONCE(a->readonly))
 			continue;
 		WRITE_ONCE(a->safe.shutdown, true);
 		mutex_lock(&a->cfg_lock);

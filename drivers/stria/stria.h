@@ -265,6 +265,16 @@ struct stria_sync {
  * @node: NUMA node of the array memory, and of the tag set and queues of a
  *	blk-mq array
  * @stopping: set by stop under the disk's open_mutex; opens fail from then
+ * @readonly: assembled read-only (STRIA_ARRAY_F_READONLY): nothing is
+ *	written to the members, writes to the array fail; cleared by
+ *	stria_array_readwrite() under stria_arrays_lock and @cfg_lock
+ * @ro_dirty: read-only, and the superblocks said the array was not stopped
+ *	cleanly: a resync is owed until it becomes read-write
+ * @ro_scrub_action: read-only and dirty: the scrub the superblocks
+ *	recorded (STRIA_SB_SCRUB_*), which a forced read-write switch of a
+ *	degraded array goes on with, as its forced assembly would have
+ * @ro_scrub_pos: where it goes on
+ * @ro_scrub_end: where it ends
  * @holder: identity used to claim the members exclusively
  * @disk: the array's gendisk
  * @tag_set: RAID5/6: blk-mq tag set, one hardware queue per CPU by default,
@@ -328,6 +338,11 @@ struct stria_array {
 	u64 ctime;
 	int node;
 	bool stopping;
+	bool readonly;
+	bool ro_dirty;
+	u32 ro_scrub_action;
+	u64 ro_scrub_pos;
+	u64 ro_scrub_end;
 	void *holder;
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
@@ -394,6 +409,8 @@ struct stria_clone {
  *	degraded (its parity may be wrong where writes were cut short)
  * @run: assemble even with members missing, within the level's tolerance:
  *	they start failed, and the superblocks record them so
+ * @readonly: assemble read-only: nothing is written to any member until
+ *	stria_array_readwrite()
  * @level: RAID level (create)
  * @layout: RAID5/6 parity layout, STRIA_LAYOUT_* (create; 0 on RAID0)
  * @chunk_sectors: chunk size (create)
@@ -415,6 +432,7 @@ struct stria_spec {
 	bool assemble;
 	bool force;
 	bool run;
+	bool readonly;
 	u32 level;
 	u32 layout;
 	u32 chunk_sectors;
@@ -518,6 +536,9 @@ extern struct mutex stria_arrays_lock;
 extern struct list_head stria_arrays;
 int stria_array_start(struct stria_spec *spec);
 int stria_array_stop(struct stria_array *a, char *msg);
+int stria_array_readwrite(struct stria_array *a, bool force, char *msg);
+bool stria_array_refuse_ro(struct stria_array *a, char *msg);
+blk_status_t stria_ro_status(struct stria_array *a, bool empty_flush);
 void stria_array_member_failed(struct stria_array *a);
 u32 stria_array_state(const struct stria_array *a);
 int stria_array_update_sbs(struct stria_array *a);

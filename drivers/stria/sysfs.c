@@ -255,7 +255,10 @@ static ssize_t sync_action_store(struct device *dev,
 	u64 nr = 0;
 	int ret;
 
-	if (sysfs_streq(buf, "check"))
+	if ((sysfs_streq(buf, "check") || sysfs_streq(buf, "repair")) &&
+	    stria_array_refuse_ro(a, msg))
+		ret = -EROFS;
+	else if (sysfs_streq(buf, "check"))
 		ret = stria_sync_scrub(a, STRIA_SYNC_CHECK, 0, &nr, msg);
 	else if (sysfs_streq(buf, "repair"))
 		ret = stria_sync_scrub(a, STRIA_SYNC_REPAIR, 0, &nr, msg);
@@ -388,12 +391,15 @@ static ssize_t safe_mode_delay_ms_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(safe_mode_delay_ms);
 
-/* clean, active or write-pending, as md's array_state says them */
+/* clean, active, write-pending or readonly, as md's array_state says them */
 static ssize_t array_state_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%s\n",
-			  stria_safe_state_name(dev_to_array(dev)));
+	struct stria_array *a = dev_to_array(dev);
+
+	if (READ_ONCE(a->readonly))
+		return sysfs_emit(buf, "readonly\n");
+	return sysfs_emit(buf, "%s\n", stria_safe_state_name(a));
 }
 static DEVICE_ATTR_RO(array_state);
 

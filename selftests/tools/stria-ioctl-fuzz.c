@@ -45,7 +45,8 @@
 #include <linux/stria.h>
 
 #define PAGE	4096
-#define NCMD	8	/* the 7 commands, and random numbers */
+#define NREAL	8	/* the commands */
+#define NCMD	(NREAL + 1)	/* and random numbers */
 
 static uint64_t rng;
 static char **devs;
@@ -212,9 +213,9 @@ static void fixup(int c, void *req, uint32_t size)
 		SET(struct stria_ioc_array, err_member, 0);
 		SET(struct stria_ioc_array, level, c == 2 ? 0 : PL(3) ? (uint32_t)"\0\5\6"[pick(3)] : val32());
 		SET(struct stria_ioc_array, flags, PL(2) ? (c == 2 ? pick(2) * STRIA_ARRAY_F_FORCE |
-			pick(2) * STRIA_ARRAY_F_RUN :
+			pick(2) * STRIA_ARRAY_F_RUN | pick(2) * STRIA_ARRAY_F_READONLY :
 			a->level ? pick(2) * STRIA_ARRAY_F_LAYOUT | pick(2) * STRIA_ARRAY_F_NO_BITMAP : 0) :
-			pick(16));
+			pick(32));
 		SET(struct stria_ioc_array, chunk_sectors, c == 2 ? 0 : PL(2) ? 8U << pick(9) : val32());
 		SET(struct stria_ioc_array, layout, PL(2) ? (a->flags & STRIA_ARRAY_F_LAYOUT ? pick(4) : 0) :
 		    val32());
@@ -242,7 +243,8 @@ static void fixup(int c, void *req, uint32_t size)
 		SET(struct stria_ioc_query, members_cap, PL(2) ? pick(73) : val32());
 		SET(struct stria_ioc_query, cpu_map, ptr_val(qcpus));
 		SET(struct stria_ioc_query, cpu_map_cap, PL(2) ? pick(256) : val32());
-		SET(struct stria_ioc_query, reserved[0], 0);
+		SET(struct stria_ioc_query, array_flags, 0);
+		SET(struct stria_ioc_query, reserved0, 0);
 		name_val(((struct stria_ioc_query *)req)->name);
 		break;
 	case 5: {
@@ -278,38 +280,51 @@ static void fixup(int c, void *req, uint32_t size)
 		name_val(s->name);
 		break;
 	}
+	case 7: {
+		struct stria_ioc_mode *m = req;
+
+		SET(struct stria_ioc_mode, flags, PL(2) ? pick(2) * STRIA_MODE_F_FORCE : val32());
+		SET(struct stria_ioc_mode, mode, PL(4) ? STRIA_MODE_READWRITE : pick(3));
+		SET(struct stria_ioc_mode, index, pick(4));
+		SET(struct stria_ioc_mode, events, 0);
+		memset(m->msg, 0, sizeof(m->msg));
+		memset(m->reserved, 0, sizeof(m->reserved));
+		name_val(m->name);
+		break;
+	}
 	}
 	*(uint32_t *)req = size;
 }
 
-static const unsigned long cmds[7] = {
+static const unsigned long cmds[NREAL] = {
 	STRIA_IOC_INFO, STRIA_IOC_CREATE, STRIA_IOC_ASSEMBLE, STRIA_IOC_STOP,
-	STRIA_IOC_QUERY, STRIA_IOC_MEMBER, STRIA_IOC_SYNC,
+	STRIA_IOC_QUERY, STRIA_IOC_MEMBER, STRIA_IOC_SYNC, STRIA_IOC_MODE,
 };
-static const uint32_t sizes[7] = {
+static const uint32_t sizes[NREAL] = {
 	sizeof(struct stria_ioc_info), sizeof(struct stria_ioc_array),
 	sizeof(struct stria_ioc_array), sizeof(struct stria_ioc_stop),
 	sizeof(struct stria_ioc_query), sizeof(struct stria_ioc_member_op),
-	sizeof(struct stria_ioc_sync),
+	sizeof(struct stria_ioc_sync), sizeof(struct stria_ioc_mode),
 };
 /* offset of msg in the requests that have one, else 0 */
-static const uint32_t msg_off[7] = {
+static const uint32_t msg_off[NREAL] = {
 	0, offsetof(struct stria_ioc_array, msg),
 	offsetof(struct stria_ioc_array, msg),
 	offsetof(struct stria_ioc_stop, msg), 0,
 	offsetof(struct stria_ioc_member_op, msg),
 	offsetof(struct stria_ioc_sync, msg),
+	offsetof(struct stria_ioc_mode, msg),
 };
 
 static int one(int fd)
 {
 	int c = (int)pick(NCMD);
-	uint32_t ksize = c < 7 ? sizes[c] : 0, size, room, i;
+	uint32_t ksize = c < NREAL ? sizes[c] : 0, size, room, i;
 	unsigned long cmd;
 	unsigned char *req;
 	int ret, err;
 
-	if (c == 7) {
+	if (c == NREAL) {
 		cmd = _IOC(pick(4), pick(4) ? STRIA_IOC_MAGIC : pick(256),
 			   pick(16), pick(1024));
 		ksize = 512;
@@ -338,7 +353,7 @@ static int one(int fd)
 		req[i] = pick(2) ? 0 : (unsigned char)rnd();
 	if (size > ksize && size <= room && pick(2))
 		memset(req + ksize, 0, size - ksize);	/* a zero tail */
-	sane = c < 7 && size == ksize && room >= ksize && !pick(3);
+	sane = c < NREAL && size == ksize && room >= ksize && !pick(3);
 	if ((sane || pick(4)) && ksize >= 8 && room >= ksize)
 		fixup(c, req, size);
 	else
@@ -346,7 +361,7 @@ static int one(int fd)
 	/* a canary after what the caller owns */
 	for (i = size < room ? size : room; i < room; i++)
 		req[i] = 0xa5;
-	ret = ioctl(fd, cmd, c == 7 && pick(2) ? (void *)rnd() : req);
+	ret = ioctl(fd, cmd, c == NREAL && pick(2) ? (void *)rnd() : req);
 	err = errno;
 	counts[c][ret ? err == EFAULT ? 2 : 1 : 0]++;
 	for (i = size < room ? size : room; i < room; i++) {
@@ -356,11 +371,11 @@ static int one(int fd)
 			return 1;
 		}
 	}
-	if (c < 7 && ret && err == ENOTTY) {
+	if (c < NREAL && ret && err == ENOTTY) {
 		printf("FINDING: command %d returned ENOTTY\n", c);
 		return 1;
 	}
-	if (c < 7 && ret && msg_off[c] && size >= msg_off[c] + STRIA_MSG_LEN &&
+	if (c < NREAL && ret && msg_off[c] && size >= msg_off[c] + STRIA_MSG_LEN &&
 	    room >= msg_off[c] + STRIA_MSG_LEN && err != EFAULT &&
 	    req[msg_off[c]] && !memchr(req + msg_off[c], 0, STRIA_MSG_LEN)) {
 		printf("FINDING: command %d: message not NUL-terminated\n", c);

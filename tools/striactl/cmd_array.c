@@ -27,7 +27,7 @@
 #include "stripe_range.h"
 
 /* long options without a short form */
-enum { OPT_BITMAP_CHUNK = 256, OPT_HOMEHOST, OPT_CONFIG };
+enum { OPT_BITMAP_CHUNK = 256, OPT_HOMEHOST, OPT_CONFIG, OPT_READONLY };
 
 /*
  * A line in the system log, for what udev runs (--incremental): udev keeps
@@ -602,7 +602,10 @@ static int assemble_paths(struct ctx *c, const char *name, int n,
 			log_error("array '%s' not started: %s; another array has its name or UUID (a second array of that name, or a disk that copies one): stop one of them, or assemble this one by hand after the other is stopped",
 				  name, req.msg);
 		if (err == EUCLEAN)
-			fprintf(stderr, "note: writes cut short by the crash may have left stripes whose parity does not match their data; a missing member's data would be rebuilt wrong there, silently\n");
+			fprintf(stderr, "note: writes cut short by the crash may have left stripes whose parity does not match their data; a missing member's data would be rebuilt wrong there, silently. --readonly assembles it without writing anything, to look first\n");
+		else if ((flags & STRIA_ARRAY_F_READONLY) &&
+			 strstr(req.msg, "unknown flags"))
+			fprintf(stderr, "note: the loaded stria module predates --readonly: load a newer one\n");
 		else if (err == ENODEV && !(flags & STRIA_ARRAY_F_RUN))
 			fprintf(stderr, "note: --run starts the array without its missing members, when its level tolerates that (RAID5: 1, RAID6: 2)\n");
 		else if ((flags & STRIA_ARRAY_F_RUN) &&
@@ -610,7 +613,11 @@ static int assemble_paths(struct ctx *c, const char *name, int n,
 			fprintf(stderr, "note: the loaded stria module predates --run: load a newer one\n");
 	} else {
 		array_homehost(req.index, host, sizeof(host));
-		print_started(&req, "assembled", host);
+		print_started(&req, flags & STRIA_ARRAY_F_READONLY ?
+			      "assembled read-only" : "assembled", host);
+		if (flags & STRIA_ARRAY_F_READONLY)
+			printf("nothing is written to its members until 'striactl readwrite %s'\n",
+			       req.name);
 		if (flags & STRIA_ARRAY_F_RUN)
 			report_degraded(fd, &req);
 	}
@@ -938,6 +945,7 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 		{ "incremental", required_argument, NULL, 'I' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "run", no_argument, NULL, 'R' },
+		{ "readonly", no_argument, NULL, OPT_READONLY },
 		{ "homehost", required_argument, NULL, OPT_HOMEHOST },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		COMMON_LONGOPTS, { 0 }
@@ -959,6 +967,9 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 		case 'R':
 			flags |= STRIA_ARRAY_F_RUN;
 			break;
+		case OPT_READONLY:
+			flags |= STRIA_ARRAY_F_READONLY;
+			break;
 		case 'I':
 			incr = optarg;
 			break;
@@ -974,7 +985,11 @@ int cmd_assemble(struct ctx *c, int argc, char **argv)
 		return usage_error(c, "--scan and --incremental exclude each other");
 	if (incr && flags)
 		return usage_error(c, "%s is not for --incremental: it waits for every member; start such an array with --scan or by hand",
-				   flags & STRIA_ARRAY_F_FORCE ? "--force" : "--run");
+				   flags & STRIA_ARRAY_F_FORCE ? "--force" :
+				   flags & STRIA_ARRAY_F_RUN ? "--run" :
+				   "--readonly");
+	if ((flags & STRIA_ARRAY_F_READONLY) && (flags & STRIA_ARRAY_F_FORCE))
+		return usage_error(c, "--readonly and --force exclude each other: a read-only assembly writes nothing and needs no force; 'striactl readwrite --force' is where force goes");
 	if (incr && optind != argc)
 		return usage_error(c, "unexpected argument '%s'", argv[optind]);
 	if (incr || scan) {
@@ -1156,6 +1171,46 @@ static int report_ctl_error(struct ctx *c, const char *what, char *msg,
 	else
 		err_msg(c, "%s: %s", what, strerror(err));
 	return err == ENOENT ? EXIT_NOTFOUND : EXIT_FAIL;
+}
+
+int cmd_readwrite(struct ctx *c, int argc, char **argv)
+{
+	char name[STRIA_NAME_LEN] = "";
+	struct stria_ioc_mode req;
+	uint32_t index = 0;
+	int fd, ret, err, force = 0;
+
+	ret = parse_force_only(c, argc, argv, &force);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (argc - optind != 1)
+		return usage_error(c, "give one array: NAME or /dev/striaN");
+	if (resolve_array(argv[optind], name, &index))
+		return usage_error(c, "'%s' is not an array name or /dev/striaN",
+				   argv[optind]);
+	memset(&req, 0, sizeof(req));
+	req.size = sizeof(req);
+	req.flags = force ? STRIA_MODE_F_FORCE : 0;
+	req.index = index;
+	req.mode = STRIA_MODE_READWRITE;
+	memcpy(req.name, name, sizeof(req.name));
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	ret = ioctl(fd, STRIA_IOC_MODE, &req);
+	err = errno;
+	close(fd);
+	if (ret) {
+		ret = report_ctl_error(c, argv[optind], req.msg, err,
+				       err != ENOTTY ? NULL :
+				       "the loaded stria module cannot switch arrays to read-write: load a newer one");
+		if (err == EUCLEAN)
+			fprintf(stderr, "note: writes cut short by the crash may have left stripes whose parity does not match their data; a missing member's data would be rebuilt wrong there, silently\n");
+		return ret;
+	}
+	printf("%s is read-write (events %llu)\n", argv[optind],
+	       (unsigned long long)req.events);
+	return EXIT_OK;
 }
 
 /* A STRIA_IOC_MEMBER request for @op on the array @name / @index. */

@@ -300,6 +300,7 @@ static void out_array_brief(struct out *o, const struct stria_ioc_query *q,
 	out_u64(o, "level", q->level);
 	out_str(o, "layout", query_layout_name(q));
 	out_str(o, "state", array_state_name(q->state));
+	out_bool(o, "read_only", !!(q->array_flags & STRIA_QUERY_A_READONLY));
 	out_u64(o, "size_bytes", q->array_sectors << 9);
 	out_u64(o, "chunk_bytes", (uint64_t)q->chunk_sectors << 9);
 	out_u64(o, "nr_members", q->nr_members);
@@ -403,9 +404,11 @@ int cmd_list(struct ctx *c, int argc, char **argv)
 			char size[32];
 
 			fmt_size(q.array_sectors << 9, size, sizeof(size));
-			printf("/dev/stria%u %s raid%u %u members %s %s%s%s\n",
+			printf("/dev/stria%u %s raid%u %u members %s %s%s%s%s\n",
 			       q.index, q.name, q.level, q.nr_members, size,
-			       array_state_name(q.state), q.level ? " " : "",
+			       array_state_name(q.state),
+			       q.array_flags & STRIA_QUERY_A_READONLY ?
+			       " read-only" : "", q.level ? " " : "",
 			       q.level ? query_layout_name(&q) : "");
 			idx = q.index + 1;
 		}

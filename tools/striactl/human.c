@@ -227,7 +227,9 @@ void human_array(FILE *f, const struct stria_ioc_query *q,
 		field(f, "Member data", "%s each, from sector %llu", size,
 		      (unsigned long long)q->data_offset);
 	}
-	field(f, "State", "%s", array_state_name(q->state));
+	field(f, "State", "%s%s", array_state_name(q->state),
+	      q->array_flags & STRIA_QUERY_A_READONLY ?
+	      ", read-only: nothing is written until 'striactl readwrite'" : "");
 	field(f, "Members", "%u, %u failed; %u spare%s", q->nr_members,
 	      q->nr_failed, q->nr_spares, q->nr_spares == 1 ? "" : "s");
 	if (q->size >= QUERY_SIZE_BITMAP) {
@@ -317,8 +319,10 @@ void human_summary(FILE *f, const struct stria_ioc_query *q,
 	int width = out_width(f);
 	size_t len;
 
-	len = snprintf(line, sizeof(line), "stria%u (%s) : %s raid%u", q->index,
-		       q->name, array_state_name(q->state), q->level);
+	len = snprintf(line, sizeof(line), "stria%u (%s) : %s%s raid%u",
+		       q->index, q->name, array_state_name(q->state),
+		       q->array_flags & STRIA_QUERY_A_READONLY ?
+		       " (read-only)" : "", q->level);
 	for (i = 0; i < n && i < STRIA_MAX_MEMBERS + STRIA_MAX_SPARES &&
 	     len < sizeof(line); i++) {
 		member_devname(m[i].major, m[i].minor, dev, sizeof(dev));

@@ -397,7 +397,7 @@ static const struct command commands[] = {
 	  "                       file system (it is shown first)\n"
 	  "  -y, --yes            do not ask, refuse instead of prompting", 0 },
 	{ "assemble", cmd_assemble,
-	  "[--run] [--force] NAME DEV... | [--config FILE] [--homehost NAME] --scan [ARRAY...] | --incremental DEV",
+	  "[--run] [--force|--readonly] NAME DEV... | [--config FILE] [--homehost NAME] [--readonly] --scan [ARRAY...] | --incremental DEV",
 	  "Start an existing array from its members' superblocks.\n\n"
 	  "  NAME DEV...          the members of array NAME, in any order, whatever\n"
 	  "                       host it belongs to\n"
@@ -414,6 +414,14 @@ static const struct command commands[] = {
 	  "                       although it is degraded (the write hole: data of\n"
 	  "                       the missing member may be rebuilt wrong where\n"
 	  "                       writes were cut short)\n"
+	  "      --readonly       start it read-only, to look before anything is\n"
+	  "                       written: nothing is written to any member (no\n"
+	  "                       superblock update, resync, rebuild or bitmap\n"
+	  "                       write), the array refuses writes, and where a\n"
+	  "                       resync is owed, reads that would rebuild data\n"
+	  "                       from parity fail (EIO). Needs no --force when\n"
+	  "                       not stopped cleanly and degraded. 'striactl\n"
+	  "                       readwrite' ends it\n"
 	  "  -I, --incremental DEV\n"
 	  "                       DEV just appeared (udev): start its array once\n"
 	  "                       every member is present, if stria.conf allows it\n"
@@ -427,6 +435,14 @@ static const struct command commands[] = {
 	  "  -s, --scan           every running array not in use, as at shutdown\n"
 	  "                       (stria-shutdown.service); one in use is left\n"
 	  "                       running, the module marks it clean at reboot", 0 },
+	{ "readwrite", cmd_readwrite, "[--force] NAME|/dev/striaN",
+	  "Make an array assembled with --readonly read-write: its superblocks\n"
+	  "are written, it takes writes, and what a plain assembly starts\n"
+	  "starts (a resync owed after an unclean stop, a rebuild, a spare\n"
+	  "taking a failed member's place). Refused for an array that is not\n"
+	  "read-only.\n\n"
+	  "  -f, --force          also when it was not stopped cleanly and is\n"
+	  "                       degraded (the write hole, as assemble --force)", 0 },
 	{ "fail", cmd_fail, "NAME|/dev/striaN DEV [--force]",
 	  "Mark member DEV of a running array failed, as if it had failed I/O:\n"
 	  "the array stops using it and the other members' superblocks record\n"

@@ -95,6 +95,7 @@ int scan_devices(void (*fn)(const char *path, const struct stria_sb *sb,
 int cmd_create(struct ctx *c, int argc, char **argv);
 int cmd_assemble(struct ctx *c, int argc, char **argv);
 int cmd_stop(struct ctx *c, int argc, char **argv);
+int cmd_readwrite(struct ctx *c, int argc, char **argv);
 int cmd_fail(struct ctx *c, int argc, char **argv);
 int cmd_add(struct ctx *c, int argc, char **argv);
 int cmd_replace(struct ctx *c, int argc, char **argv);
@@ -140,8 +141,7 @@ void human_summary(FILE *f, const struct stria_ioc_query *q,
  * and reserved), so only a module knowing the whole 216 bytes fills them.
  */
 #define QUERY_SIZE_BITMAP \
-	(offsetof(struct stria_ioc_query, reserved) + \
-	 sizeof(((struct stria_ioc_query *)0)->reserved))
+	(offsetof(struct stria_ioc_query, reserved0) + sizeof(__u32))
 
 /*
  * The size of struct stria_ioc_query from a module that counts the RAID6

@@ -42,6 +42,7 @@
 #define STRIA_FEAT_REPLACE	(1ULL << 9)	/* STRIA_IOC_MEMBER: OP_REPLACE */
 #define STRIA_FEAT_RUN		(1ULL << 10)	/* ASSEMBLE: STRIA_ARRAY_F_RUN */
 #define STRIA_FEAT_HOMEHOST	(1ULL << 11)	/* CREATE: homehost */
+#define STRIA_FEAT_READONLY	(1ULL << 12)	/* ASSEMBLE: STRIA_ARRAY_F_READONLY; STRIA_IOC_MODE */
 
 #define STRIA_VERSION_LEN	32
 
@@ -97,12 +98,23 @@ struct stria_ioc_info {
 #define STRIA_ARRAY_F_FORCE	(1U << 1)	/* assemble: even dirty and degraded */
 #define STRIA_ARRAY_F_NO_BITMAP	(1U << 2)	/* create: RAID5/6 without a write-intent bitmap */
 #define STRIA_ARRAY_F_RUN	(1U << 3)	/* assemble: even with members missing */
+#define STRIA_ARRAY_F_READONLY	(1U << 4)	/* assemble: read-only, nothing written */
 
 /**
  * struct stria_ioc_array - create or assemble an array
  * @size: in: sizeof(struct stria_ioc_array) as the caller knows it
- * @flags: in: STRIA_ARRAY_F_*: LAYOUT and NO_BITMAP on create, FORCE and
- *	RUN on assemble
+ * @flags: in: STRIA_ARRAY_F_*: LAYOUT and NO_BITMAP on create, FORCE,
+ *	RUN and READONLY on assemble. With STRIA_ARRAY_F_READONLY
+ *	(STRIA_FEAT_READONLY) nothing is written to any member while the
+ *	array stays read-only: no superblock update (not even its state or
+ *	event count), no resync, rebuild or scrub, no spare taken into a
+ *	role, no write-intent bitmap update; the array device is read-only
+ *	and the array refuses writes and discards (EIO). An array that was
+ *	not stopped cleanly owes a resync everywhere its bitmap has dirty
+ *	(everywhere without a bitmap): a read there that would rebuild data
+ *	from parity fails with EIO. Such an array may be assembled read-only
+ *	while degraded, without STRIA_ARRAY_F_FORCE; the two together are
+ *	refused. STRIA_IOC_MODE switches it to read-write.
  * @level: in: RAID level 0, 5 or 6 (create; assemble takes it from the
  *	superblocks). RAID5 needs at least 3 members, RAID6 4.
  * @chunk_sectors: in: chunk size in 512-byte sectors, a power of two from
@@ -200,6 +212,9 @@ struct stria_ioc_stop {
 
 /* stria_ioc_query.flags */
 #define STRIA_QUERY_F_NEXT	(1U << 0)	/* the first array with index >= @index */
+
+/* stria_ioc_query.array_flags */
+#define STRIA_QUERY_A_READONLY	(1U << 0)	/* read-only: nothing is written */
 
 /*
  * stria_ioc_query.state and stria_ioc_member.state. An array is active
@@ -301,7 +316,8 @@ struct stria_ioc_member {
  * @bitmap_chunk: out: member data sectors per bit of the write-intent
  *	bitmap; 0 when the array has none
  * @bitmap_dirty: out: regions whose bit is set on the members now
- * @reserved: in: must be zero
+ * @array_flags: in: must be zero; out: STRIA_QUERY_A_* (STRIA_FEAT_READONLY)
+ * @reserved0: in: must be zero
  * @mismatch_located: out: stripes the running or last RAID6 repair found
  *	one wrong chunk in (data, P or Q), located and rewrote
  * @mismatch_unlocatable: out: stripes it found P or Q wrong in but could
@@ -341,7 +357,8 @@ struct stria_ioc_query {
 	__s32 sync_result;
 	__u32 bitmap_chunk;
 	__u32 bitmap_dirty;
-	__u64 reserved[1];
+	__u32 array_flags;
+	__u32 reserved0;
 	__u64 mismatch_located;
 	__u64 mismatch_unlocatable;
 };
@@ -411,6 +428,9 @@ struct stria_ioc_query {
  * STRIA_MEMBER_OP_REMOVE releases a spare, or a failed member, whose role
  * then has no device (it stays failed). Refused with EBUSY for an active
  * or rebuilding member: fail it first.
+ *
+ * Every operation is refused with EROFS while the array is read-only
+ * (STRIA_ARRAY_F_READONLY): each writes superblocks.
  */
 struct stria_ioc_member_op {
 	__u32 size;
@@ -450,8 +470,8 @@ struct stria_ioc_member_op {
  *
  * A stripe is one chunk of every member: chunk_sectors member sectors,
  * chunk_sectors * (nr_members - parity members) array sectors. A scrub is
- * refused on RAID0 and on a degraded or rebuilding array (EINVAL), and
- * while another sync runs (EBUSY). It runs in the background, throttled
+ * refused on RAID0 and on a degraded or rebuilding array (EINVAL), while
+ * another sync runs (EBUSY), and while the array is read-only (EROFS). It runs in the background, throttled
  * like a rebuild; STRIA_IOC_QUERY reports it.
  */
 struct stria_ioc_sync {
@@ -466,11 +486,49 @@ struct stria_ioc_sync {
 	__u64 reserved[8];
 };
 
+/* stria_ioc_mode.mode */
+#define STRIA_MODE_READWRITE	1	/* a read-only array becomes read-write */
+
+/* stria_ioc_mode.flags */
+#define STRIA_MODE_F_FORCE	(1U << 0)	/* even dirty and degraded */
+
+/**
+ * struct stria_ioc_mode - switch a read-only array to read-write
+ * @size: in: sizeof(struct stria_ioc_mode)
+ * @flags: in: STRIA_MODE_F_*
+ * @index: in: N of /dev/striaN, used when @name is empty
+ * @mode: in: STRIA_MODE_READWRITE
+ * @name: in: array name, or empty
+ * @events: out: event count of the superblocks written for the change
+ * @msg: out: on failure, why, NUL-terminated
+ * @reserved: in: must be zero
+ *
+ * (STRIA_FEAT_READONLY) An array assembled with STRIA_ARRAY_F_READONLY
+ * becomes what a plain assembly would have made it: its superblocks are
+ * written (state active, events + 1, the members that failed meanwhile
+ * recorded), it takes writes, a resync it owes starts, a spare takes a
+ * failed role. One that was not stopped cleanly and is degraded needs
+ * STRIA_MODE_F_FORCE, as its assembly would have. Refused with EINVAL
+ * when the array is not read-only, EUCLEAN without the force it needs;
+ * nothing changes then.
+ */
+struct stria_ioc_mode {
+	__u32 size;
+	__u32 flags;
+	__u32 index;
+	__u32 mode;
+	char name[STRIA_NAME_LEN];
+	__u64 events;
+	char msg[STRIA_MSG_LEN];
+	__u64 reserved[4];
+};
+
 #define STRIA_IOC_CREATE	_IOWR(STRIA_IOC_MAGIC, 0x01, struct stria_ioc_array)
 #define STRIA_IOC_ASSEMBLE	_IOWR(STRIA_IOC_MAGIC, 0x02, struct stria_ioc_array)
 #define STRIA_IOC_STOP		_IOWR(STRIA_IOC_MAGIC, 0x03, struct stria_ioc_stop)
 #define STRIA_IOC_QUERY		_IOWR(STRIA_IOC_MAGIC, 0x04, struct stria_ioc_query)
 #define STRIA_IOC_MEMBER	_IOWR(STRIA_IOC_MAGIC, 0x05, struct stria_ioc_member_op)
 #define STRIA_IOC_SYNC		_IOWR(STRIA_IOC_MAGIC, 0x06, struct stria_ioc_sync)
+#define STRIA_IOC_MODE		_IOWR(STRIA_IOC_MAGIC, 0x07, struct stria_ioc_mode)
 
 #endif /* _UAPI_LINUX_STRIA_H */

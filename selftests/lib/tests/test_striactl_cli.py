@@ -37,7 +37,7 @@ def test_the_command_list_is_found() -> None:
 @pytest.mark.parametrize("cmd", ["create", "assemble", "stop", "status", "detail",
                                  "examine", "list", "fail", "add", "remove",
                                  "replace", "scrub", "wait", "monitor",
-                                 "zero-superblock", "home"])
+                                 "zero-superblock", "home", "readwrite"])
 def test_help_exits_0(cmd: str) -> None:
     p = run(cmd, "--help")
     assert p.returncode == 0, p.stderr
@@ -56,6 +56,13 @@ def test_help_exits_0(cmd: str) -> None:
     (["home", "data"], "'data' is not /dev/striaN"),
     (["assemble", "--incremental", "/dev/x", "--run"], "--run is not for --incremental"),
     (["assemble", "--incremental", "/dev/x", "--force"], "--force is not for --incremental"),
+    (["assemble", "--incremental", "/dev/x", "--readonly"],
+     "--readonly is not for --incremental"),
+    (["assemble", "--readonly", "--force", "r", "/dev/x", "/dev/y"],
+     "--readonly and --force exclude each other"),
+    (["assemble", "--scan", "--readonly", "--force"], "--readonly and --force exclude each other"),
+    (["readwrite"], "give one array: NAME or /dev/striaN"),
+    (["readwrite", "a", "b"], "give one array: NAME or /dev/striaN"),
 ])
 def test_missing_operands_are_usage_errors(args: list[str], missing: str) -> None:
     p = run(*args)

@@ -46,6 +46,11 @@ FAMILIES: dict[str, tuple[int, ...]] = {
     "sysfs": (0, 5, 6),       # sysfs reads, writes of tunables, a refused write, sync_action
 }
 
+# Families of the load, not events, that STRESS_SKIP can leave out too
+LOAD_FAMILIES = {
+    "hipri": "the polled fio jobs (io_uring --hipri) of s0 and s5",
+}
+
 # Members (and spares) per array: RAID0 2, RAID5 3 + 1 spare, RAID6 4 + 1
 MEMBERS = {0: 2, 5: 3, 6: 4}
 
@@ -61,7 +66,7 @@ DISCARD_OFF_MB = 24
 DISCARD_MB = 8
 
 
-def jobs(rng: random.Random, aid: str, level: int) -> list[str]:
+def jobs(rng: random.Random, aid: str, level: int, hipri: bool = True) -> list[str]:
     """The fio jobs of one array: engines, sizes and directions mixed; on
     the arrays whose members poll (RAID0, RAID5 on raw NVMe), one job
     polls (io_uring --hipri); RAID6's members are dm devices, which do
@@ -69,7 +74,7 @@ def jobs(rng: random.Random, aid: str, level: int) -> list[str]:
     out = []
     n = JOBS[level]
     engines = ["psync", "libaio", "io_uring"]
-    if level != 6:
+    if level != 6 and hipri:
         engines.append("io_uring+hipri")
     # every engine at least once, then seeded picks
     picks = engines + [rng.choice(engines) for _ in range(n - len(engines))]
@@ -79,11 +84,11 @@ def jobs(rng: random.Random, aid: str, level: int) -> list[str]:
     rng.shuffle(rws)
     for j in range(n):
         eng = picks[j]
-        hipri = 1 if eng.endswith("+hipri") else 0
+        polled = 1 if eng.endswith("+hipri") else 0
         eng = eng.split("+")[0]
         depth = 1 if eng == "psync" else rng.choice((1, 4, 16))
         bs = rng.choice(BLOCK_SIZES)
-        out.append(f"job {aid} j{j} engine={eng} hipri={hipri} rw={rws[j]} bs={bs} "
+        out.append(f"job {aid} j{j} engine={eng} hipri={polled} rw={rws[j]} bs={bs} "
                    f"iodepth={depth} region={j}")
     return out
 
@@ -124,10 +129,10 @@ def params(rng: random.Random, fam: str, level: int) -> str:
 
 def schedule(seed: int, minutes: float, skip: frozenset[str] = frozenset()) -> list[str]:
     """Every line of the schedule for SEED and MINUTES with the families in SKIP left out."""
-    bad = skip - set(FAMILIES)
+    bad = skip - set(FAMILIES) - set(LOAD_FAMILIES)
     if bad:
         raise ValueError(f"no such event family: {', '.join(sorted(bad))} "
-                         f"(families: {', '.join(FAMILIES)})")
+                         f"(families: {', '.join(list(FAMILIES) + list(LOAD_FAMILIES))})")
     rng = random.Random(seed)
     lines = [f"# stria stress schedule: seed {seed}, {minutes:g} minutes"
              + (f", families off: {','.join(sorted(skip))}" if skip else "")]
@@ -136,7 +141,7 @@ def schedule(seed: int, minutes: float, skip: frozenset[str] = frozenset()) -> l
         chunks[aid] = rng.choice(CHUNKS)
         lines.append(f"array {aid} level={level} chunk={chunks[aid]}")
     for aid, level in ARRAYS:
-        lines += jobs(rng, aid, level)
+        lines += jobs(rng, aid, level, "hipri" not in skip)
     # about one event per 6 s of the time given, at least two rounds
     per_round = sum(1 for _, lv in ARRAYS for f, lvs in FAMILIES.items()
                     if lv in lvs and f not in skip)

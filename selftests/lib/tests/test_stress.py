@@ -68,3 +68,17 @@ def test_jobs_mix_engines_and_sizes() -> None:
         assert any("rw=randwrite" in j for j in mine)
     regions = [(j.split()[1], j.split()[-1]) for j in jobs]
     assert len(set(regions)) == len(regions)
+
+
+def test_skip_hipri_leaves_polled_jobs_out() -> None:
+    jobs = [ln for ln in stress.schedule(3, 3, frozenset({"hipri"})) if ln.startswith("job ")]
+    assert len(jobs) == sum(stress.JOBS.values())
+    assert not any("hipri=1" in j for j in jobs)
+    assert any("engine=io_uring" in j for j in jobs)
+
+
+def test_known_schedule_of_make_check() -> None:
+    # make check's slice: seed 1 with the polled jobs off (the default)
+    lines = stress.schedule(1, 3, frozenset({"hipri"}))
+    assert "job s5 j1 engine=psync hipri=0 rw=randwrite bs=1048576 iodepth=1 region=1" in lines
+    assert events(lines)[2] == "event 3 s5 fail-spare round=1 gap=2 role=1"

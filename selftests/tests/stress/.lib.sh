@@ -49,7 +49,9 @@
 #
 # STRESS_SKIP (from STRIA_TEST_STRESS_SKIP, `make stress STRESS_SKIP=`)
 # leaves families out: the switch for a family that finds a defect that is
-# not fixed yet.
+# not fixed yet. "hipri" (the polled fio jobs) is off unless STRESS_SKIP
+# is given: polled sequential writes of 256 KiB and 1 MiB to a new RAID5
+# never complete on 6.1 (seed 2: testing.rst, "The stress test").
 
 STRIACTL=$STRIA_TOP/tools/striactl/striactl
 ST=/tmp/stress
@@ -69,7 +71,7 @@ striactl() {
 
 # replay: how to run this schedule again
 replay() {
-	echo "seed $SEED: replay with make stress STRESS_SEED=$SEED STRESS_MINUTES=$MINUTES KERNEL=$STRIA_KERNEL${SKIP:+ STRESS_SKIP=$SKIP}"
+	echo "seed $SEED: replay with make stress STRESS_SEED=$SEED STRESS_MINUTES=$MINUTES KERNEL=$STRIA_KERNEL STRESS_SKIP=\"$SKIP\""
 }
 
 # sfail MSG: a failure of the run: not ok with the seed, and the operator
@@ -387,13 +389,46 @@ resume() {
 	rm -f "$ST/pause.$1"
 }
 
+# holders DEV: the processes with DEV (striaN) open.
+holders() {
+	local p
+	for p in /proc/[0-9]*; do
+		ls -l "$p/fd" 2>/dev/null | grep -q "/dev/$1\$" && echo "${p#/proc/} $(<"$p/comm")"
+	done
+}
+
+# stop_array NAME: stop it; refused while it is open, so tried again for
+# 60 s: an io_uring instance's requests let go of the device in a work
+# item after fio has exited, which a loaded guest runs late (striactl
+# itself tries for 5 s). The processes that hold it open are named if it
+# stays refused.
+stop_array() {
+	local out rc t0=$SECONDS dev
+	dev=$(adev "$1")
+	while :; do
+		out=$(lim "$STRIACTL" stop "$1" 2>&1)
+		rc=$?
+		[ $rc = 0 ] && break
+		[ $rc = 124 ] && { watchdog "$1: stop"; return 1; }
+		if ! grep -q "is open" <<<"$out" || ((SECONDS - t0 > 60)); then
+			sfail "$1: stop (exit $rc)"
+			_show_output "$out"
+			diag "holders of /dev/$dev: $(holders "$dev" | xargs)"
+			return 1
+		fi
+		sleep 1
+	done
+	((SECONDS - t0 > 5)) && diag "$1: stopped after $((SECONDS - t0)) s of refusals (the device open)"
+	return 0
+}
+
 ev_stop-assemble() {
 	local sum1 sum2 dev
 	pause "$1" || return 1
 	wait_sync "$1" || return 1
 	dev=/dev/$(adev "$1")
 	sum1=$(dd if="$dev" bs=1M count=32 iflag=direct status=none | md5sum)
-	run "$1: stop" striactl stop "$1" || return 1
+	stop_array "$1" || return 1
 	# shellcheck disable=SC2046
 	run "$1: assemble" striactl assemble "$1" $(pool "$1") || return 1
 	dev=/dev/$(adev "$1")
@@ -569,7 +604,9 @@ setup() {
 stress_main() {
 	SEED=$1
 	MINUTES=$2
-	SKIP=${STRIA_TEST_STRESS_SKIP:-}
+	# hipri off unless asked for (STRESS_SKIP= turns it on): polled
+	# writes of 256 KiB and 1 MiB to a RAID5 hang on 6.1 (see testing.rst)
+	SKIP=${STRIA_TEST_STRESS_SKIP-hipri}
 	local t_end ev n id fam kw round gap pids=() mon i ran=0 t0 fails=0
 	local role role2 range off len zero mode secs speed_min speed_max safe_ms sync_action bad
 	rm -rf $ST
@@ -679,7 +716,7 @@ stress_main() {
 		healthy "$id" && ok "$id: every role active, the spare a spare"
 	done
 	for id in s0 s5 s6; do
-		check "$id: stop" striactl stop "$id"
+		stop_array "$id" && ok "$id: stop"
 	done
 	for i in 0 1 2 3 4; do dmsetup remove --noudevsync "s6m$i"; done
 	check "rmmod stria" rmmod stria

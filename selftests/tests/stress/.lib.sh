@@ -373,7 +373,7 @@ ev_ioerr() {
 	sleep "$secs"
 	run "$1: role $role ($name) back to dm-linear" dm_table "$name" "0 $sz linear $under 0" ||
 		return 1
-	diag "$1: after $mode errors: $(mem "$1" | awk '{ printf "%s%s %s (%s errors)", NR > 1 ? ", " : "", $2, $3, $4 }')"
+	diag "$1: after $mode errors: $(mem "$1" | awk '{ printf "%s%s %s (%s errors)", (NR > 1 ? ", " : ""), $2, $3, $4 }')"
 	wait_sync "$1" && remove_failed "$1" && readd_released "$1" && healthy "$1"
 }
 

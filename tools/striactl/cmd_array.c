@@ -1573,31 +1573,6 @@ int cmd_wait(struct ctx *c, int argc, char **argv)
 	return EXIT_OK;
 }
 
-/*
- * sysfs attribute stria/@attr of block device @dev (striaN) into @buf,
- * first line only; "" when it cannot be read. Only characters of a name,
- * a host name or a UUID are kept: anything else empties it.
- */
-static void array_attr(const char *dev, const char *attr, char *buf,
-		       size_t len)
-{
-	char path[96];
-	size_t n = 0;
-	FILE *f;
-
-	buf[0] = '\0';
-	snprintf(path, sizeof(path), "/sys/block/%s/stria/%s", dev, attr);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		n = strcspn(buf, "\n");
-	buf[n] = '\0';
-	fclose(f);
-	for (; n; n--)
-		if (!stria_name_char_ok(buf[n - 1]))
-			buf[0] = '\0';
-}
 
 /*
  * home: is a running array this host's own (conf_owned())? Asks sysfs, not

@@ -111,18 +111,19 @@ int query_array(int fd, const char *name, uint32_t index, int next,
 }
 
 /*
- * The home host of array striaN (sysfs stria/homehost, which the module
- * held to stria_host_valid()) into @buf; empty when it records none, or
- * for a module from before home hosts.
+ * sysfs attribute stria/@attr of block device @dev (striaN) into @buf,
+ * first line only; "" when it cannot be read. Only characters of a name,
+ * a host name or a UUID are kept: anything else empties it.
  */
-void array_homehost(uint32_t index, char *buf, size_t len)
+void array_attr(const char *dev, const char *attr, char *buf,
+		       size_t len)
 {
-	char path[64];
+	char path[96];
 	size_t n = 0;
 	FILE *f;
 
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), "/sys/block/stria%u/stria/homehost", index);
+	snprintf(path, sizeof(path), "/sys/block/%s/stria/%s", dev, attr);
 	f = fopen(path, "r");
 	if (!f)
 		return;
@@ -133,6 +134,19 @@ void array_homehost(uint32_t index, char *buf, size_t len)
 	for (; n; n--)
 		if (!stria_name_char_ok(buf[n - 1]))
 			buf[0] = '\0';
+}
+
+/*
+ * The home host of array striaN (sysfs stria/homehost, which the module
+ * held to stria_host_valid()) into @buf; empty when it records none, or
+ * for a module from before home hosts.
+ */
+void array_homehost(uint32_t index, char *buf, size_t len)
+{
+	char dev[24];
+
+	snprintf(dev, sizeof(dev), "stria%u", index);
+	array_attr(dev, "homehost", buf, len);
 }
 
 void member_devname(uint32_t major, uint32_t minor, char *buf, size_t len)

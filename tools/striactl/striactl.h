@@ -72,6 +72,7 @@ void print_cmd_help(const struct command *cmd, FILE *f);
 int open_control(struct ctx *c);
 int parse_common_only(struct ctx *c, int argc, char **argv);
 int parse_scan_opt(struct ctx *c, int argc, char **argv, int *scan);
+void array_attr(const char *dev, const char *attr, char *buf, size_t len);
 void array_homehost(uint32_t index, char *buf, size_t len);
 int parse_force_only(struct ctx *c, int argc, char **argv, int *force);
 int stat_blockdev(struct ctx *c, const char *dev, struct stat *st);

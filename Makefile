@@ -245,8 +245,9 @@ bench-after-deps: all
 # before the guest boots; the test prints it again with every failure.
 STRESS_SEED ?=
 STRESS_MINUTES ?= 20
-# hipri (the polled fio jobs) is off by default: polled writes of 256 KiB
-# and 1 MiB to a RAID5 hang on 6.1 (testing.rst); STRESS_SKIP= turns it on
+# hipri (the polled fio jobs) is off by default: on 6.1 polled writes larger
+# than a RAID5 stripe's data never complete, a limit of that kernel's block
+# layer and io_uring (testing.rst); STRESS_SKIP= turns it on
 STRESS_SKIP ?= hipri
 KERNEL ?= stock
 stress: deps

@@ -161,7 +161,10 @@ CHECK_TIERS ?= lint mutants-slice unit vm vm-612 vm-7 vm-debug
 # unit asked for, lint and mutants-slice run in the background beside it,
 # their output printed when they end, before the first VM tier starts. The
 # module and the tools are built first, so no two of them build the same
-# thing at once.
+# thing at once, and so are the compat probes of every kernel make lint
+# builds for: lint and the mutants' slice would otherwise probe the same
+# kernel at once, in the same directory (on a clean clone, where no probe
+# has run yet, one of them failed).
 BESIDE_UNIT = $(if $(filter unit,$(CHECK_TIERS)),$(filter lint mutants-slice,$(CHECK_TIERS)))
 
 check: deps
@@ -173,6 +176,7 @@ check-after-deps:
 	$(if $(filter vm-debug,$(CHECK_TIERS)),nice -n 19 selftests/kernel/build-debug-kernel \
 		>$(BUILD)/debug-kernel-prebuild.log 2>&1 &)
 	$(if $(BESIDE_UNIT),$(MAKE) all || true)
+	$(if $(BESIDE_UNIT),for k in $(LINT_KDIRS); do $(MAKE) -s probe KDIR=$$k || true; done)
 	bg=; for t in $(CHECK_TIERS) end; do \
 		case " $(BESIDE_UNIT) :$$t" in \
 		*" $$t "*) $(MAKE) $$t >$(BUILD)/$$t.log 2>&1 & bg="$$bg $$t:$$!"; continue;; \

@@ -30,7 +30,7 @@
 #                   fault events (STRESS_SEED=N replays a run, default a
 #                   new random one, printed; STRESS_MINUTES=20;
 #                   STRESS_SKIP="family ..." leaves families out,
-#                   default hipri: polled jobs, see testing.rst;
+#                   hipri the polled jobs;
 #                   KERNEL=stock|stock612|stock7|debug, default stock)
 #   make install    module, tools, udev rules, systemd units, initramfs-tools
 #                   hook, man pages, shell completion (PREFIX=/usr by
@@ -249,10 +249,8 @@ bench-after-deps: all
 # before the guest boots; the test prints it again with every failure.
 STRESS_SEED ?=
 STRESS_MINUTES ?= 20
-# hipri (the polled fio jobs) is off by default: on 6.1 polled writes larger
-# than a RAID5 stripe's data never complete, a limit of that kernel's block
-# layer and io_uring (testing.rst); STRESS_SKIP= turns it on
-STRESS_SKIP ?= hipri
+# STRESS_SKIP leaves event families (or hipri, the polled fio jobs) out
+STRESS_SKIP ?=
 KERNEL ?= stock
 stress: deps
 	$(MAKE) stress-after-deps

@@ -66,11 +66,30 @@ DISCARD_OFF_MB = 24
 DISCARD_MB = 8
 
 
-def jobs(rng: random.Random, aid: str, level: int, hipri: bool = True) -> list[str]:
+def polled_sizes(level: int, chunk: str) -> tuple[int, ...]:
+    """The block sizes a polled job of an array of LEVEL with CHUNK chunks
+    picks from.
+
+    RAID5 and RAID6 take requests within one stripe: the block layer
+    splits a larger or crossing write, and Linux 6.1 ends a polled bio it
+    must split with BLK_STS_AGAIN, which io_uring retries without end (the
+    write never completes; a raw NVMe drive does the same above its
+    max_sectors_kb). Their polled jobs use the block sizes that divide a
+    stripe's data, so fio's aligned offsets never cross a stripe; RAID0
+    splits bios itself and takes every size."""
+    if level == 0:
+        return BLOCK_SIZES
+    parity = 1 if level == 5 else 2
+    data = (MEMBERS[level] - parity) * int(chunk.rstrip("K")) * 1024
+    return tuple(b for b in BLOCK_SIZES if data % b == 0)
+
+
+def jobs(rng: random.Random, aid: str, level: int, hipri: bool = True,
+         chunk: str = "16K") -> list[str]:
     """The fio jobs of one array: engines, sizes and directions mixed; on
     the arrays whose members poll (RAID0, RAID5 on raw NVMe), one job
-    polls (io_uring --hipri); RAID6's members are dm devices, which do
-    not poll."""
+    polls (io_uring --hipri), in the sizes polled_sizes() gives; RAID6's
+    members are dm devices, which do not poll."""
     out = []
     n = JOBS[level]
     engines = ["psync", "libaio", "io_uring"]
@@ -87,7 +106,7 @@ def jobs(rng: random.Random, aid: str, level: int, hipri: bool = True) -> list[s
         polled = 1 if eng.endswith("+hipri") else 0
         eng = eng.split("+")[0]
         depth = 1 if eng == "psync" else rng.choice((1, 4, 16))
-        bs = rng.choice(BLOCK_SIZES)
+        bs = rng.choice(polled_sizes(level, chunk) if polled else BLOCK_SIZES)
         out.append(f"job {aid} j{j} engine={eng} hipri={polled} rw={rws[j]} bs={bs} "
                    f"iodepth={depth} region={j}")
     return out
@@ -141,7 +160,7 @@ def schedule(seed: int, minutes: float, skip: frozenset[str] = frozenset()) -> l
         chunks[aid] = rng.choice(CHUNKS)
         lines.append(f"array {aid} level={level} chunk={chunks[aid]}")
     for aid, level in ARRAYS:
-        lines += jobs(rng, aid, level, "hipri" not in skip)
+        lines += jobs(rng, aid, level, "hipri" not in skip, chunks[aid])
     # about one event per 6 s of the time given, at least two rounds
     per_round = sum(1 for _, lv in ARRAYS for f, lvs in FAMILIES.items()
                     if lv in lvs and f not in skip)

@@ -77,8 +77,46 @@ def test_skip_hipri_leaves_polled_jobs_out() -> None:
     assert any("engine=io_uring" in j for j in jobs)
 
 
-def test_known_schedule_of_make_check() -> None:
-    # make check's slice: seed 1 with the polled jobs off (the default)
+def test_known_schedule_without_polling() -> None:
     lines = stress.schedule(1, 3, frozenset({"hipri"}))
     assert "job s5 j1 engine=psync hipri=0 rw=randwrite bs=1048576 iodepth=1 region=1" in lines
     assert events(lines)[2] == "event 3 s5 fail-spare round=1 gap=2 role=1"
+
+
+def test_known_schedule_of_make_check() -> None:
+    # make check's slice: seed 1, every family and the polled jobs (the default)
+    lines = stress.schedule(1, 3)
+    assert "array s5 level=5 chunk=128K" in lines
+    assert "job s5 j1 engine=io_uring hipri=1 rw=randwrite bs=1024 iodepth=16 region=1" in lines
+    assert "job s0 j3 engine=io_uring hipri=1 rw=randwrite bs=512 iodepth=4 region=3" in lines
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_polled_raid56_writes_never_cross_a_stripe(seed: int) -> None:
+    # a polled write the block layer splits never completes on 6.1: the
+    # polled jobs of RAID5/6 write blocks that divide a stripe's data, so
+    # fio's offsets (multiples of the block in a region of whole stripes)
+    # never cross a stripe
+    lines = stress.schedule(seed, 3)
+    chunk = {ln.split()[1]: int(ln.split("chunk=")[1].rstrip("K")) * 1024
+             for ln in lines if ln.startswith("array ")}
+    level = dict(stress.ARRAYS)
+    for ln in lines:
+        if not ln.startswith("job ") or "hipri=1" not in ln:
+            continue
+        aid = ln.split()[1]
+        bs = int(ln.split("bs=")[1].split()[0])
+        if level[aid] == 0:
+            continue
+        data = chunk[aid] * (stress.MEMBERS[level[aid]] - (1 if level[aid] == 5 else 2))
+        assert data % bs == 0, ln
+        assert stress.REGION_MB * 1024 * 1024 % data == 0
+
+
+def test_polled_sizes() -> None:
+    assert stress.polled_sizes(0, "16K") == stress.BLOCK_SIZES
+    # RAID5 of 3: 2 data chunks a stripe
+    assert stress.polled_sizes(5, "16K") == (512, 1024, 4096, 8192)
+    assert stress.polled_sizes(5, "128K") == (512, 1024, 4096, 8192, 65536, 262144)
+    # RAID6 of 4: 2 data chunks too
+    assert stress.polled_sizes(6, "64K") == (512, 1024, 4096, 8192, 65536)

@@ -49,10 +49,11 @@
 #
 # STRESS_SKIP (from STRIA_TEST_STRESS_SKIP, `make stress STRESS_SKIP=`)
 # leaves families out: the switch for a family that finds a defect that is
-# not fixed yet. "hipri" (the polled fio jobs) is off unless STRESS_SKIP
-# is given: on 6.1, polled writes larger than a RAID5 stripe's data never
-# complete, a limit of the kernel's block layer and io_uring, not of stria
-# (seed 2: testing.rst, "The stress test"; raid56/048).
+# not fixed yet, or "hipri" (the polled fio jobs). A polled job of the
+# RAID5 writes blocks that divide a stripe's data (striatest.stress
+# polled_sizes): on 6.1 a polled write the block layer must split never
+# completes, a limit of that kernel's block layer and io_uring, not of
+# stria (testing.rst, "The stress test"; raid56/048).
 
 STRIACTL=$STRIA_TOP/tools/striactl/striactl
 ST=/tmp/stress
@@ -605,9 +606,7 @@ setup() {
 stress_main() {
 	SEED=$1
 	MINUTES=$2
-	# hipri off unless asked for (STRESS_SKIP= turns it on): polled
-	# writes of 256 KiB and 1 MiB to a RAID5 hang on 6.1 (see testing.rst)
-	SKIP=${STRIA_TEST_STRESS_SKIP-hipri}
+	SKIP=${STRIA_TEST_STRESS_SKIP-}
 	ROUND1=${STRIA_TEST_STRESS_ROUND1:-$([ "$STRIA_KERNEL" = debug ] && echo 0 || echo 1)}
 	local t_end ev n id fam kw round gap pids=() mon i ran=0 t0 fails=0
 	local role role2 range off len zero mode secs speed_min speed_max safe_ms sync_action bad

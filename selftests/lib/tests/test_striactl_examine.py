@@ -10,34 +10,21 @@ from pathlib import Path
 
 import pytest
 
+from striatest import superblock
+
 TOP = Path(__file__).resolve().parents[3]
 STRIACTL = TOP / "tools" / "striactl" / "striactl"
-CORPUS = TOP / "selftests" / "fuzz" / "corpus" / "ondisk"
-SB_SIZE = 4096
 CTIME, UTIME = 152, 160          # Documentation/stria/ondisk-format.rst
-
-
-def crc32c(data: bytes) -> int:
-    """CRC-32C as the superblock's checksum (init ~0, final xor ~0)."""
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
-    return crc ^ 0xFFFFFFFF
 
 
 def image(tmp_path: Path, seed: str, **fields: int) -> Path:
     """A 4 KiB superblock from the corpus (after its flag byte), each
     field in @fields (offset name -> 64-bit value) set, checksum fixed."""
-    sb = bytearray((CORPUS / seed).read_bytes()[1:1 + SB_SIZE])
+    sb = superblock.from_corpus(seed)
     for name, value in fields.items():
         off = {"ctime": CTIME, "utime": UTIME}[name]
         sb[off:off + 8] = value.to_bytes(8, "little")
-    sb[SB_SIZE - 4:] = crc32c(bytes(sb[:SB_SIZE - 4])).to_bytes(4, "little")
-    path = tmp_path / "member.img"
-    path.write_bytes(bytes(sb) + bytes(1 << 20))
-    return path
+    return superblock.write_member(tmp_path / "member.img", sb)
 
 
 def examine(path: Path) -> str:

@@ -22,10 +22,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from striatest import superblock
+
 TOP = Path(__file__).resolve().parents[3]
 STRIACTL = TOP / "tools" / "striactl" / "striactl"
 SEED = TOP / "selftests" / "fuzz" / "corpus" / "ondisk" / "raid5-bitmap-spare-nvme0n1"
-SB_SIZE = 4096
 # Documentation/stria/ondisk-format.rst
 FEATURES_INCOMPAT, ARRAY_UUID, NAME, HOMEHOST = 24, 32, 64, 240
 NAME_LEN, HOST_LEN = 32, 64
@@ -55,21 +56,11 @@ HOSTILE = [b"a\nb", b"a\rb", b"x\nSTRIA_VALID=true", b"x\rSTRIA_NAME=root",
            b"ok.name_1", b"A" * 31, b"A" * 32, b"A" * 63, b"A" * 64]
 
 
-def crc32c(data: bytes) -> int:
-    """CRC-32C as the superblock's checksum (init ~0, final xor ~0)."""
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 & -(crc & 1))
-    return crc ^ 0xFFFFFFFF
-
-
 def image(path: Path, name: bytes | None = None, host: bytes | None = None,
           uuid: bytes | None = None) -> Path:
     """The seed's superblock with @name, @host (the feature bit set) or
     @uuid put in (cut to the field, NUL-padded), the checksum fixed."""
-    sb = bytearray(SEED.read_bytes()[1:1 + SB_SIZE])
+    sb = superblock.from_corpus(SEED)
     if name is not None:
         sb[NAME:NAME + NAME_LEN] = name[:NAME_LEN].ljust(NAME_LEN, b"\0")
     if host is not None:
@@ -79,9 +70,7 @@ def image(path: Path, name: bytes | None = None, host: bytes | None = None,
             (feat | FEAT_HOMEHOST).to_bytes(8, "little")
     if uuid is not None:
         sb[ARRAY_UUID:ARRAY_UUID + 16] = uuid
-    sb[SB_SIZE - 4:] = crc32c(bytes(sb[:SB_SIZE - 4])).to_bytes(4, "little")
-    path.write_bytes(bytes(sb) + bytes(1 << 20))
-    return path
+    return superblock.write_member(path, sb)
 
 
 def udev_import(out: bytes) -> dict[str, bytes]:

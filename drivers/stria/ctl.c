@@ -741,7 +741,9 @@ static long stria_ioc_mode(void __user *argp)
 		snprintf(req.msg, sizeof(req.msg), "invalid array name");
 		goto out;
 	}
-	mutex_lock(&stria_arrays_lock);
+	ret = stria_lock(req.msg);
+	if (ret)
+		goto out;
 	a = stria_running(req.name, req.index, req.msg);
 	if (!a) {
 		ret = -ENOENT;

@@ -80,18 +80,66 @@ void out_init(struct out *o, FILE *f, enum out_format fmt)
 	o->fmt = fmt;
 }
 
-static void json_string(FILE *f, const char *s)
+/*
+ * The length of the well-formed UTF-8 sequence at @s (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), 0 if there is
+ * none.
+ */
+static size_t utf8_len(const unsigned char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * A JSON string is UTF-8 (RFC 8259), and a device path is any bytes: a
+ * byte that starts no well-formed UTF-8 sequence comes out as U+FFFD, as
+ * systemd's and Python's decoders replace it; control characters and DEL
+ * as \u escapes.
+ */
+static void json_string(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
+	fputc('"', f);
+	while (*s) {
+		if (*s == '"' || *s == '\\') {
+			fprintf(f, "\\%c", *s++);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\u%04x", *s++);
+		} else if (*s < 0x80) {
+			fputc(*s++, f);
+		} else if ((n = utf8_len(s))) {
+			fwrite(s, 1, n, f);
+			s += n;
+		} else {
+			fputs("\\ufffd", f);
+			s++;
+		}
 	}
 	fputc('"', f);
 }

@@ -5,6 +5,8 @@ made right again: what a crafted disk can make it print."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -53,3 +55,23 @@ def test_times_no_calendar_can_show_are_not_dates(tmp_path: Path, value: int) ->
     out = examine(image(tmp_path, "raid0-nvme1n1", ctime=value, utime=value))
     for key in ("created", "updated"):
         assert line(out, key) == f"{value} (not a valid time)", out
+
+
+@pytest.mark.parametrize("raw", [b"caf\xff", b"a\xc3(b", b"\xc0\xaf", b"\xed\xa0\x80",
+                                 b"\xf5\x80\x80\x80", b"x\xe2\x82", b"caf\xc3\xa9",
+                                 b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"del\x7f"])
+def test_json_is_utf8_whatever_the_path(tmp_path: Path, raw: bytes) -> None:
+    # A device path is bytes: JSON output is UTF-8 all the same (a byte
+    # that is no UTF-8 becomes U+FFFD), and valid UTF-8 stays as it was.
+    sb = superblock.from_corpus("raid0-nvme1n1")
+    dev = superblock.write_member(Path(os.fsdecode(bytes(tmp_path) + b"/" + raw)), sb)
+    p = subprocess.run([str(STRIACTL), "examine", "-o", "json", os.fsencode(dev)],
+                       capture_output=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout.decode("utf-8"))
+    got = doc["device"].rsplit("/", 1)[1]
+    try:
+        assert got == raw.decode("utf-8")
+    except UnicodeDecodeError:
+        assert "\ufffd" in got, got
+        assert [c for c in got if c != "\ufffd"] == [chr(b) for b in raw if b < 0x80], got

@@ -6,6 +6,7 @@
 #   make            build stria.ko (against KDIR) and the tools
 #   make deps       install what the build and the tests need (idempotent)
 #   make lint       W=1 and sparse (C=2) on 6.1, 6.12 and 7.x, checkpatch, kernel-doc, mypy
+#   make layers     which file of the module calls which (circles, long files)
 #   make unit       user-space unit tests (C and Python)
 #   make vm         the VM suite on Debian's kernel (TESTS=... to filter)
 #   make vm-612     the VM tests of the APIs 6.12 changed, on Debian's 6.12 image
@@ -75,7 +76,7 @@ DESTDIR ?=
 
 export PYTHON
 
-.PHONY: all module tools probe lint unit vm vm-612 vm-7 vm-debug check demo bench deps install install-boot \
+.PHONY: all module tools probe lint layers unit vm vm-612 vm-7 vm-debug check demo bench deps install install-boot \
 	clean help debug-kernel check-kdir check-after-deps demo-after-deps bench-after-deps \
 	check-long check-long-after-deps mutants mutants-slice stress stress-after-deps
 
@@ -122,6 +123,12 @@ unit: all
 
 vm: all
 	selftests/run --kernel stock -j $(JOBS)
+
+# Which file of the module calls which, from the objects' symbols: the
+# arrows, the circles of files that call each other, and the files over
+# 1,200 lines (scripts/layers; Documentation/stria/layers.rst).
+layers: module
+	scripts/layers drivers/stria
 
 debug-kernel:
 	selftests/kernel/build-debug-kernel

@@ -73,6 +73,21 @@ def test_missing_operands_are_usage_errors(args: list[str], missing: str) -> Non
 # monitor and status -o prometheus read sysfs, so they run here too; this
 # host has no stria arrays.
 
+@pytest.mark.parametrize("args,error", [
+    (["create", "r", "--level"], "option '--level' requires an argument"),
+    (["create", "r", "-l"], "option requires an argument -- 'l'"),
+    (["create", "r", "--bogus", "--level", "0"], "unrecognized option '--bogus'"),
+    (["status", "-Z"], "invalid option -- 'Z'"),
+])
+def test_bad_option_is_one_error(args: list[str], error: str) -> None:
+    """One error line, as striactl words them, then the usage hint."""
+    p = run(*args)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    lines = p.stderr.splitlines()
+    assert lines[0] == f"striactl: {args[0]}: {error}", p.stderr
+    assert lines[1].startswith(f"usage: striactl {args[0]} ") and len(lines) == 3, p.stderr
+
+
 def test_monitor_bad_config_names_file_and_line(tmp_path: Path) -> None:
     conf = tmp_path / "stria.conf"
     conf.write_text("PROGRAM /bin/true\nMAILADR root\n")

@@ -88,6 +88,19 @@ def test_bad_option_is_one_error(args: list[str], error: str) -> None:
     assert lines[1].startswith(f"usage: striactl {args[0]} ") and len(lines) == 3, p.stderr
 
 
+def test_examine_a_directory_says_so(tmp_path: Path) -> None:
+    p = run("examine", str(tmp_path))
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    assert p.stderr == (f"striactl: examine: {tmp_path} is a directory, not a block device "
+                        "or an image file\n")
+
+
+def test_examine_a_character_device_says_so() -> None:
+    p = run("examine", "/dev/null")
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    assert "/dev/null is a character device, not a block device or an image file" in p.stderr
+
+
 def test_monitor_bad_config_names_file_and_line(tmp_path: Path) -> None:
     conf = tmp_path / "stria.conf"
     conf.write_text("PROGRAM /bin/true\nMAILADR root\n")

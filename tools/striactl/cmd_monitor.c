@@ -1273,14 +1273,20 @@ static int test_events(struct mon *m)
 
 /* --- options and configuration ------------------------------------------- */
 
-static int executable(struct ctx *c, const char *what, const char *path)
+/*
+ * Can @path (@what: PROGRAM, sendmail) be run? @where: "FILE:LINE: " when
+ * the configuration file named it, "" when the command line did.
+ */
+static int executable(struct ctx *c, const char *where, const char *what,
+		      const char *path)
 {
 	if (path[0] != '/') {
-		err_msg(c, "%s '%s' must be an absolute path", what, path);
+		err_msg(c, "%s%s '%s' must be an absolute path", where, what,
+			path);
 		return 0;
 	}
 	if (access(path, X_OK)) {
-		err_msg(c, "%s %s: %s", what, path, strerror(errno));
+		err_msg(c, "%s%s %s: %s", where, what, path, strerror(errno));
 		return 0;
 	}
 	return 1;
@@ -1387,8 +1393,19 @@ int cmd_monitor(struct ctx *c, int argc, char **argv)
 		m.nr_mail = conf.nr_mailaddr;
 	}
 	ret = EXIT_FAIL;
-	if ((m.program && !executable(c, "PROGRAM", m.program)) ||
-	    (m.nr_mail && !executable(c, "sendmail", m.sendmail)))
+	if (!program && conf.program)
+		snprintf(err, sizeof(err), "%s:%d: ", conf.path,
+			 conf.program_line);
+	else
+		err[0] = '\0';
+	if (m.program && !executable(c, err, "PROGRAM", m.program))
+		goto out;
+	if (!nr_mail && conf.nr_mailaddr)
+		snprintf(err, sizeof(err), "%s:%d: MAILADDR: ", conf.path,
+			 conf.mailaddr_line);
+	else
+		err[0] = '\0';
+	if (m.nr_mail && !executable(c, err, "sendmail", m.sendmail))
 		goto out;
 	if (gethostname(m.host, sizeof(m.host) - 1))
 		snprintf(m.host, sizeof(m.host), "localhost");

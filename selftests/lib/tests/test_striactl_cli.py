@@ -127,6 +127,21 @@ def test_monitor_usage_errors(args: list[str], message: str) -> None:
     assert message in p.stderr
 
 
+@pytest.mark.parametrize("line,error", [
+    ("PROGRAM {tmp}/none", "PROGRAM {tmp}/none: No such file or directory"),
+    ("PROGRAM alert", "PROGRAM 'alert' must be an absolute path"),
+    ("PROGRAM {conf}", "PROGRAM {conf}: Permission denied"),
+])
+def test_monitor_bad_program_in_config_names_file_and_line(tmp_path: Path, line: str,
+                                                             error: str) -> None:
+    conf = tmp_path / "stria.conf"
+    conf.write_text("# alerts\nMAILADDR root\n" + line.format(tmp=tmp_path, conf=conf) + "\n")
+    p = run("monitor", "--oneshot", "--no-syslog", "--config", str(conf))
+    assert p.returncode == 1, p.stderr
+    assert f"striactl: monitor: {conf}:3: " + error.format(tmp=tmp_path, conf=conf) in p.stderr, \
+        p.stderr
+
+
 def test_monitor_program_must_be_executable(tmp_path: Path) -> None:
     p = run("monitor", "--oneshot", "--no-syslog", "--config", "/dev/null",
             "--program", str(tmp_path / "none"))

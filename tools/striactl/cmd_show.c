@@ -532,7 +532,7 @@ static int status_prometheus(struct ctx *c, const char *arg)
 		ret = EXIT_NOTFOUND;
 	}
 	if (ret == EXIT_OK)
-		metrics_print(stdout, a, nr);
+		metrics_print(stdout, snap_module_loaded(), a, nr);
 	free(a);
 	if (fflush(stdout) || ferror(stdout)) {
 		err_msg(c, "cannot write the metrics: %s", strerror(errno));

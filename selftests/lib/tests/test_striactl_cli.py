@@ -7,6 +7,7 @@ this may reach the kernel or crash."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -158,9 +159,22 @@ def test_monitor_test_without_arrays_exits_3() -> None:
     assert p.returncode == 3 and "no stria array is running" in p.stderr, p.stderr
 
 
-def test_status_prometheus_without_arrays_is_empty() -> None:
+def test_status_prometheus_says_whether_the_module_is_up() -> None:
+    """No arrays here: stria_up alone, 1 when the module is loaded, 0 when
+    not, exit 0 either way (the file a collector reads is written, and an
+    alert on stria_up == 0 fires)."""
     p = run("status", "-o", "prometheus")
-    assert p.returncode == 0 and p.stdout == "", (p.returncode, p.stdout, p.stderr)
+    up = int(os.path.isdir("/sys/module/stria"))
+    assert p.returncode == 0 and p.stderr == "", (p.returncode, p.stderr)
+    assert p.stdout.splitlines() == [
+        "# HELP stria_up 1 when the stria module is loaded (arrays can run), 0 when it is not.",
+        "# TYPE stria_up gauge", f"stria_up {up}"], p.stdout
+
+
+def test_status_prometheus_named_array_not_running_exits_3() -> None:
+    p = run("status", "-o", "prometheus", "nosuch")
+    assert p.returncode == 3 and p.stdout == "", (p.returncode, p.stdout)
+    assert "nosuch: no such array is running" in p.stderr
 
 
 def test_zero_superblock_writes_no_file(tmp_path: Path) -> None:

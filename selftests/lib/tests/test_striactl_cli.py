@@ -7,6 +7,7 @@ this may reach the kernel or crash."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -152,6 +153,31 @@ def test_monitor_program_must_be_executable(tmp_path: Path) -> None:
 def test_monitor_oneshot_without_arrays_exits_0() -> None:
     p = run("monitor", "--oneshot", "--no-syslog", "--config", "/dev/null")
     assert p.returncode == 0 and p.stdout == "", (p.returncode, p.stdout, p.stderr)
+
+
+def test_monitor_oneshot_configured_array_not_running(tmp_path: Path) -> None:
+    """An ARRAY line for an array that is not running is an alert
+    (DeviceDisappeared, critical): the line, PROGRAM, exit 1; JSON too."""
+    name = "stria-test-absent"
+    log = tmp_path / "program.log"
+    prog = tmp_path / "program"
+    prog.write_text(f'#!/bin/sh\necho "$* $STRIA_SEVERITY $STRIA_NAME" >>"{log}"\n')
+    prog.chmod(0o755)
+    conf = tmp_path / "stria.conf"
+    conf.write_text(f"PROGRAM {prog}\nARRAY /dev/stria/{name} spares=1\n")
+    why = ("the stria module is not loaded ('modprobe stria', then 'striactl assemble --scan')"
+           if not os.path.isdir("/sys/module/stria") else
+           "start it ('striactl assemble --scan'), or take its ARRAY line out")
+    p = run("monitor", "--oneshot", "--no-syslog", "--config", str(conf))
+    assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
+    assert p.stdout.count("\n") == 1 and p.stdout.endswith(
+        f" DeviceDisappeared on /dev/stria/{name} ({name}): the array configured at "
+        f"{conf}:2 is not running: {why}\n"), p.stdout
+    assert log.read_text() == f"DeviceDisappeared /dev/stria/{name} critical {name}\n"
+    p = run("monitor", "--oneshot", "--no-syslog", "-o", "json", "--config", str(conf))
+    ev = json.loads(p.stdout)
+    assert p.returncode == 1 and (ev["event"], ev["severity"], ev["array"], ev["device"]) == (
+        "DeviceDisappeared", "critical", name, f"/dev/stria/{name}"), p.stdout
 
 
 def test_monitor_test_without_arrays_exits_3() -> None:

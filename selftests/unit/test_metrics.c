@@ -78,7 +78,7 @@ static void make_sysfs(void)
 	put(10, "io_stat", "1 8 0 0 0 0 0\n");
 }
 
-static char *render(struct array_snap *a, size_t n)
+static char *render(int up, struct array_snap *a, size_t n)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -86,7 +86,7 @@ static char *render(struct array_snap *a, size_t n)
 
 	if (!f)
 		exit(1);
-	metrics_print(f, a, n);
+	metrics_print(f, up, a, n);
 	fclose(f);
 	return buf;
 }
@@ -138,7 +138,9 @@ static int well_grouped(const char *text, char *why, size_t len)
 			help = 0;
 			continue;
 		}
-		if (strncmp(line, cur, strlen(cur)) || line[strlen(cur)] != '{') {
+		/* NAME{labels} VALUE, or NAME VALUE for a family without labels */
+		if (strncmp(line, cur, strlen(cur)) ||
+		    (line[strlen(cur)] != '{' && line[strlen(cur)] != ' ')) {
 			snprintf(why, len, "sample outside its family %s: %s", cur, line);
 			free(copy);
 			return 0;
@@ -182,8 +184,19 @@ int main(void)
 	put(10, "members", "0 nvme2n1 active 0 0\n1 nvme3n1 active 0 0\n");
 	snap_read(10, &a[1]);
 
-	text = render(a, 2);
+	tap(!snap_module_loaded(), "no %s/module/stria: the module is not loaded", root);
+	snprintf(why, sizeof(why), "%s/module", root);
+	mkdir(why, 0755);
+	snprintf(why, sizeof(why), "%s/module/stria", root);
+	mkdir(why, 0755);
+	tap(snap_module_loaded(), "%s/module/stria: the module is loaded", root);
+	why[0] = '\0';
+
+	text = render(1, a, 2);
 	tap(well_grouped(text, why, sizeof(why)), "one HELP and TYPE per family, samples together (%s)", why);
+	tap(!strncmp(text, "# HELP stria_up ", 16) &&
+	    has_line(text, "# TYPE stria_up gauge") && has_line(text, "stria_up 1"),
+	    "stria_up 1 first, a gauge, without labels");
 	tap(has_line(text, "# TYPE stria_member_errors_total counter") &&
 	    has_line(text, "# TYPE stria_array_state gauge"), "counters and gauges typed");
 	tap(has_line(text, "stria_array_info{array=\"data\",device=\"stria3\",uuid=\"0b1c2d3e-4f50-6172-8394-a5b6c7d8e9fa\",level=\"5\"} 1"),
@@ -220,8 +233,15 @@ int main(void)
 	    has_line(text, "stria_array_flushes_total{array=\"data\",device=\"stria3\"} 3"),
 	    "io_stat: sectors as bytes, counts as they are");
 	free(text);
-	text = render(a, 0);
-	tap(!*text, "no arrays: nothing at all");
+	text = render(1, a, 0);
+	tap(well_grouped(text, why, sizeof(why)) && has_line(text, "stria_up 1") &&
+	    !strstr(text, "stria_array"), "no arrays: stria_up 1 alone (%s)", why);
+	free(text);
+	text = render(0, a, 0);
+	tap(well_grouped(text, why, sizeof(why)) && has_line(text, "stria_up 0") &&
+	    !strncmp(text, "# HELP stria_up ", 16) &&
+	    !strcmp(strchr(text, '\n') + 1, "# TYPE stria_up gauge\nstria_up 0\n"),
+	    "no module: stria_up 0 alone, with its HELP and TYPE");
 	free(text);
 	snprintf(why, sizeof(why), "rm -rf %s", root);
 	if (system(why))

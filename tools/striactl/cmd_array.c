@@ -119,20 +119,27 @@ static int host_opt(int opt, struct host_opts *h)
 	return opt == OPT_HOMEHOST || opt == OPT_CONFIG;
 }
 
-/* Does the loaded module know STRIA_FEAT_@feat? 0 when it cannot be asked. */
-static int module_has(struct ctx *c, uint64_t feat)
+/*
+ * What the loaded module is and supports, into @info. Returns EXIT_OK, or
+ * the exit code when it cannot be asked (EXIT_NOMODULE: not loaded), the
+ * reason printed.
+ */
+static int module_info(struct ctx *c, struct stria_ioc_info *info)
 {
-	struct stria_ioc_info info;
 	int fd, ret;
 
 	fd = open_control(c);
 	if (fd < 0)
-		return 0;
-	memset(&info, 0, sizeof(info));
-	info.size = sizeof(info);
-	ret = ioctl(fd, STRIA_IOC_INFO, &info);
+		return -fd;
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	ret = ioctl(fd, STRIA_IOC_INFO, info);
 	close(fd);
-	return !ret && (info.features & feat);
+	if (ret) {
+		err_msg(c, "STRIA_IOC_INFO failed: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
 }
 
 /* Report a failed CREATE/ASSEMBLE: the module's reason, else errno. */
@@ -216,28 +223,14 @@ static int parse_layout(const char *s)
  * Does the loaded module support what a create of @level needs? Prints why
  * not. Returns EXIT_OK or an EXIT_* code.
  */
-static int check_module_level(struct ctx *c, int level)
+static int check_module_level(struct ctx *c, int level,
+			      const struct stria_ioc_info *info)
 {
-	struct stria_ioc_info info;
 	uint64_t want = level == 6 ? STRIA_FEAT_RAID6 : STRIA_FEAT_RAID5;
-	int fd, ret;
 
-	if (!level)
-		return EXIT_OK;
-	fd = open_control(c);
-	if (fd < 0)
-		return -fd;
-	memset(&info, 0, sizeof(info));
-	info.size = sizeof(info);
-	ret = ioctl(fd, STRIA_IOC_INFO, &info);
-	close(fd);
-	if (ret) {
-		err_msg(c, "STRIA_IOC_INFO failed: %s", strerror(errno));
-		return EXIT_FAIL;
-	}
-	if (!(info.features & want)) {
+	if (level && !(info->features & want)) {
 		err_msg(c, "the loaded stria module (%.31s) does not support RAID%d: load a newer one",
-			info.version, level);
+			info->version, level);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
@@ -324,6 +317,7 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	char host[CONF_HOST_LEN];
 	struct stria_conf conf;
 	struct stria_ioc_array req;
+	struct stria_ioc_info info;
 	uint64_t chunk = 64 << 10, bm_chunk = 0, sz, min = ~0ULL, max = 0;
 	const char *level = NULL, *layout = NULL, *bitmap = NULL, *name;
 	int opt, ret, force = 0, yes = 0, i, n, lvl, lay = -1, min_members;
@@ -441,7 +435,10 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	ret = check_module_level(c, lvl);
+	/* every level needs the module: ask it once, before anything else */
+	ret = module_info(c, &info);
+	if (!ret)
+		ret = check_module_level(c, lvl, &info);
 	if (ret)
 		return ret;
 	/* the home host: --homehost, else HOMEHOST, else the host's name */
@@ -454,7 +451,7 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		return EXIT_USAGE;
 	if (ret != CONF_HOMEHOST_NAME)
 		host[0] = '\0';
-	if (host[0] && !module_has(c, STRIA_FEAT_HOMEHOST)) {
+	if (host[0] && !(info.features & STRIA_FEAT_HOMEHOST)) {
 		if (ho.homehost) {
 			err_msg(c, "the loaded stria module predates home hosts (--homehost): load a newer one, or give --homehost '<none>'");
 			return EXIT_FAIL;

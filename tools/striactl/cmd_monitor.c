@@ -18,8 +18,11 @@
  * EVENT /dev/striaN [MEMBER], details in STRIA_* variables) and, for
  * warnings and worse, in a mail through the local sendmail to MAILADDR.
  * PROGRAM and MAILADDR come from /etc/stria/stria.conf (config.h) or the
- * command line. --oneshot reports what is wrong now and exits 1 when
- * anything is; --test sends a TestMessage for every array.
+ * command line. The configuration's ARRAY lines say what should run: one
+ * that no running array is, is DeviceDisappeared, an array short of its
+ * spares=, SparesMissing (mdadm's names). --oneshot reports what is wrong
+ * now and exits 1 when anything is; --test sends a TestMessage for every
+ * array.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +54,8 @@ struct mon_event {
 	const char *source;		/* kernel, scan or test */
 	int prio;			/* LOG_* */
 	unsigned int index;		/* N of /dev/striaN */
+	int running;			/* @index is a running array's */
+	char device[48];		/* /dev/striaN, or /dev/stria/NAME */
 	char array[STRIA_NAME_LEN];
 	char uuid[40];
 	int role;			/* NO_ROLE, SNAP_ROLE_SPARE or a role */
@@ -66,6 +71,11 @@ struct mon_event {
 	char chunk[8];			/* data, P or Q: the one located */
 	int resync;			/* -1: none */
 	uint64_t seq;			/* 0: none */
+	int spares;			/* -1: none (SparesMissing: it has) */
+	int spares_expected;		/* spares= of its ARRAY line */
+	const char *conf_path;		/* the ARRAY line of the event ... */
+	int conf_line;			/* ... 0: none */
+	int no_module;			/* the stria module is not loaded */
 	char message[320];
 };
 
@@ -80,6 +90,7 @@ struct mon_array {
 
 struct mon {
 	struct ctx *c;
+	const struct stria_conf *conf;	/* its ARRAY lines: what should run */
 	const char *program;
 	char **mail;
 	size_t nr_mail;
@@ -170,21 +181,32 @@ static void drop_array(struct mon *m, struct mon_array *a)
 
 /* --- reporting ----------------------------------------------------------- */
 
-static void event_init(struct mon_event *e, const char *name,
-		       const char *source, const struct array_snap *s)
+/* An event about nothing yet. */
+static void event_reset(struct mon_event *e, const char *name,
+			const char *source)
 {
 	memset(e, 0, sizeof(*e));
 	e->name = name;
 	e->source = source;
-	e->index = s->index;
-	snprintf(e->array, sizeof(e->array), "%s", s->name);
-	snprintf(e->uuid, sizeof(e->uuid), "%s", s->uuid);
-	snprintf(e->array_state, sizeof(e->array_state), "%s", s->state);
 	e->role = NO_ROLE;
 	e->mismatch_cnt = -1;
 	e->stripe = -1;
 	e->sector = -1;
 	e->resync = -1;
+	e->spares = -1;
+}
+
+/* An event about running array @s. */
+static void event_init(struct mon_event *e, const char *name,
+		       const char *source, const struct array_snap *s)
+{
+	event_reset(e, name, source);
+	e->index = s->index;
+	e->running = 1;
+	snprintf(e->device, sizeof(e->device), "/dev/stria%u", s->index);
+	snprintf(e->array, sizeof(e->array), "%s", s->name);
+	snprintf(e->uuid, sizeof(e->uuid), "%s", s->uuid);
+	snprintf(e->array_state, sizeof(e->array_state), "%s", s->state);
 }
 
 /* The member of @e from a snapshot entry (kernel name @dev). */
@@ -203,11 +225,12 @@ static void event_member(struct mon_event *e, int role, const char *dev,
 static int event_prio(const struct mon_event *e)
 {
 	static const char *const crit[] = {
-		"MemberFailed", "ArrayDegraded", "ArrayFailed", NULL,
+		"MemberFailed", "ArrayDegraded", "ArrayFailed",
+		"DeviceDisappeared", NULL,
 	};
 	static const char *const warn[] = {
 		"MismatchesFound", "ArrayDirty", "MismatchLocated",
-		"MismatchUnlocatable", NULL,
+		"MismatchUnlocatable", "SparesMissing", NULL,
 	};
 	int i;
 
@@ -306,6 +329,15 @@ static void event_text(struct mon_event *e)
 		snprintf(t, n, "the array is running, %s", e->array_state);
 	else if (!strcmp(name, "ArrayStopped"))
 		snprintf(t, n, "the array is not running any more");
+	else if (!strcmp(name, "DeviceDisappeared"))
+		snprintf(t, n, "the array configured at %s:%d is not running: %s",
+			 e->conf_path, e->conf_line, e->no_module ?
+			 "the stria module is not loaded ('modprobe stria', then 'striactl assemble --scan')" :
+			 "start it ('striactl assemble --scan'), or take its ARRAY line out");
+	else if (!strcmp(name, "SparesMissing"))
+		snprintf(t, n, "the array has %d spare%s, %s:%d wants %d: add one ('striactl add %s DEV')",
+			 e->spares, e->spares == 1 ? "" : "s", e->conf_path,
+			 e->conf_line, e->spares_expected, e->array);
 	else if (!strcmp(name, "TestMessage"))
 		snprintf(t, n, "a test event from striactl monitor --test: the alerts get through");
 	else
@@ -323,7 +355,6 @@ static void event_json(struct mon *m, const struct mon_event *e,
 		       const char *when)
 {
 	struct out *o = &m->out;
-	char dev[32];
 
 	out_init(o, stdout, OUT_JSON);
 	o->compact = 1;
@@ -333,8 +364,7 @@ static void event_json(struct mon *m, const struct mon_event *e,
 	out_str(o, "severity", prio_name(e->prio));
 	out_str(o, "source", e->source);
 	out_str(o, "array", e->array);
-	snprintf(dev, sizeof(dev), "/dev/stria%u", e->index);
-	out_str(o, "device", dev);
+	out_str(o, "device", e->device);
 	if (e->uuid[0])
 		out_str(o, "uuid", e->uuid);
 	if (e->array_state[0])
@@ -366,6 +396,10 @@ static void event_json(struct mon *m, const struct mon_event *e,
 		out_bool(o, "resync", e->resync);
 	if (e->seq)
 		out_u64(o, "seq", e->seq);
+	if (e->spares >= 0) {
+		out_u64(o, "spares", (uint64_t)e->spares);
+		out_u64(o, "spares_expected", (uint64_t)e->spares_expected);
+	}
 	out_str(o, "message", e->message);
 	out_end(o);
 }
@@ -390,8 +424,7 @@ static int run_child(struct mon *m, char *const argv[], int in,
 
 			setenv("STRIA_EVENT", e->name, 1);
 			setenv("STRIA_NAME", e->array, 1);
-			snprintf(buf, sizeof(buf), "/dev/stria%u", e->index);
-			setenv("STRIA_DEVICE", buf, 1);
+			setenv("STRIA_DEVICE", e->device, 1);
 			setenv("STRIA_UUID", e->uuid, 1);
 			setenv("STRIA_ARRAY_STATE", e->array_state, 1);
 			setenv("STRIA_SEVERITY", prio_name(e->prio), 1);
@@ -426,11 +459,11 @@ static int run_child(struct mon *m, char *const argv[], int in,
 /* PROGRAM EVENT /dev/striaN [MEMBER], as mdadm --monitor runs it. */
 static void run_program(struct mon *m, const struct mon_event *e)
 {
-	char dev[32];
-	char *argv[5] = { (char *)m->program, (char *)e->name, dev, NULL, NULL };
+	char *argv[5] = { (char *)m->program, (char *)e->name,
+			   (char *)e->device, NULL, NULL };
+	const char *dev = e->device;
 	int ret;
 
-	snprintf(dev, sizeof(dev), "/dev/stria%u", e->index);
 	if (e->role != NO_ROLE && strcmp(e->member, "missing"))
 		argv[3] = (char *)e->member;
 	ret = run_child(m, argv, -1, e);
@@ -502,13 +535,13 @@ static void mail_text(FILE *f, const struct mon *m, const struct mon_event *e)
 	fputs("To: ", f);
 	for (i = 0; i < m->nr_mail; i++)
 		fprintf(f, "%s%s", i ? ", " : "", m->mail[i]);
-	fprintf(f, "\nSubject: %s event on /dev/stria%u (%s):%s\n\n",
-		e->name, e->index, name, host);
+	fprintf(f, "\nSubject: %s event on %s (%s):%s\n\n",
+		e->name, e->device, name, host);
 	fprintf(f, "This is an automatically generated mail message from striactl monitor\nrunning on %s.\n\n",
 		host);
-	fprintf(f, "A %s event had been detected on stria array /dev/stria%u (%s):\n\n  %s\n",
-		e->name, e->index, name, msg);
-	if (!snap_read(e->index, &s)) {
+	fprintf(f, "A %s event had been detected on stria array %s (%s):\n\n  %s\n",
+		e->name, e->device, name, msg);
+	if (e->running && !snap_read(e->index, &s)) {
 		fputs("\nThe array now:\n\n", f);
 		describe(f, &s);
 	}
@@ -545,8 +578,8 @@ static void send_mail(struct mon *m, const struct mon_event *e)
 			m->sendmail, ret < 0 ? "cannot run it: error" : "exited",
 			ret, e->name);
 		if (m->syslog)
-			syslog(LOG_ERR, "%s exited %d: the mail for the %s event on /dev/stria%u may not have gone out",
-			       m->sendmail, ret, e->name, e->index);
+			syslog(LOG_ERR, "%s exited %d: the mail for the %s event on %s may not have gone out",
+			       m->sendmail, ret, e->name, e->device);
 	}
 }
 
@@ -569,17 +602,115 @@ static void report(struct mon *m, struct mon_event *e)
 	if (m->c->fmt == OUT_JSON)
 		event_json(m, e, when);
 	else
-		printf("%s %s on /dev/stria%u (%s): %s\n", when, e->name,
-		       e->index, name, msg);
+		printf("%s %s on %s (%s): %s\n", when, e->name, e->device,
+		       name, msg);
 	fflush(stdout);
 	if (m->syslog)
-		syslog(e->prio, "%s on /dev/stria%u (%s): %s", e->name,
-		       e->index, name, msg);
+		syslog(e->prio, "%s on %s (%s): %s", e->name, e->device, name,
+		       msg);
 	if (m->program)
 		run_program(m, e);
 	if (m->nr_mail && (e->prio <= LOG_WARNING ||
 			   !strcmp(e->name, "TestMessage")))
 		send_mail(m, e);
+}
+
+/* --- what stria.conf says should run ------------------------------------- */
+
+/* Is the ARRAY line @ca about array @s? By UUID when it gives one, else name. */
+static int conf_is(const struct conf_array *ca, const struct array_snap *s)
+{
+	uint8_t u[16];
+
+	if (ca->has_uuid)
+		return !conf_parse_uuid(s->uuid, u) && !memcmp(u, ca->uuid, 16);
+	return !strcmp(ca->name, s->name);
+}
+
+/* The ARRAY line about array @s, or NULL. */
+static const struct conf_array *conf_of(const struct mon *m,
+					const struct array_snap *s)
+{
+	size_t i;
+
+	for (i = 0; m->conf && i < m->conf->nr_arrays; i++)
+		if (conf_is(&m->conf->arrays[i], s))
+			return &m->conf->arrays[i];
+	return NULL;
+}
+
+static int nr_spares(const struct array_snap *s)
+{
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < s->nr_entries; i++)
+		n += s->m[i].role == SNAP_ROLE_SPARE;
+	return n;
+}
+
+/*
+ * SparesMissing when the ARRAY line of @s asks for more spares (spares=)
+ * than it has; @before: how many it had when last reported (-1: none
+ * reported yet), so that a shortage is reported once, when it starts.
+ * Returns 1 when reported.
+ */
+static int check_spares(struct mon *m, const struct array_snap *s,
+			int before, const char *source)
+{
+	const struct conf_array *ca = conf_of(m, s);
+	struct mon_event e;
+
+	if (!ca || ca->spares < 0 || nr_spares(s) >= ca->spares ||
+	    (before >= 0 && before < ca->spares))
+		return 0;
+	event_init(&e, "SparesMissing", source, s);
+	e.spares = nr_spares(s);
+	e.spares_expected = ca->spares;
+	e.conf_path = m->conf->path;
+	e.conf_line = ca->line;
+	report(m, &e);
+	return 1;
+}
+
+/*
+ * DeviceDisappeared for every ARRAY line that none of the @n running
+ * arrays @s is (mdadm's name: a configured array is not there). Returns
+ * how many were reported.
+ */
+static int check_configured(struct mon *m, const struct array_snap *const *s,
+			    size_t n, const char *source)
+{
+	const struct conf_array *ca;
+	struct mon_event e;
+	int count = 0, no_module = !snap_module_loaded();
+	const uint8_t *u;
+	size_t i, j;
+
+	for (i = 0; m->conf && i < m->conf->nr_arrays; i++) {
+		ca = &m->conf->arrays[i];
+		for (j = 0; j < n && !conf_is(ca, s[j]); j++)
+			;
+		if (j < n)
+			continue;
+		event_reset(&e, "DeviceDisappeared", source);
+		/* the name udev gives it (its rules: /dev/stria/NAME) */
+		snprintf(e.device, sizeof(e.device), "/dev/stria/%s", ca->name);
+		snprintf(e.array, sizeof(e.array), "%s", ca->name);
+		u = ca->uuid;
+		if (ca->has_uuid)
+			snprintf(e.uuid, sizeof(e.uuid),
+				 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+				 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7],
+				 u[8], u[9], u[10], u[11], u[12], u[13], u[14],
+				 u[15]);
+		e.conf_path = m->conf->path;
+		e.conf_line = ca->line;
+		e.no_module = no_module;
+		report(m, &e);
+		count++;
+	}
+	return count;
 }
 
 /* --- comparing what was reported with what is ---------------------------- */
@@ -627,7 +758,7 @@ static int report_problems(struct mon *m, struct mon_array *a,
 		report(m, &e);
 		n++;
 	}
-	return n;
+	return n + check_spares(m, s, -1, source);
 }
 
 /* How the last sync of array @index ended: the control device knows. */
@@ -772,6 +903,7 @@ static void diff_array(struct mon *m, struct mon_array *a,
 
 	memcpy(action, old->sync_action, sizeof(action));
 	diff_members(m, old, cur);
+	check_spares(m, cur, nr_spares(old), "scan");
 	if (strcmp(old->state, cur->state)) {
 		event_init(&e, !strcmp(cur->state, "active") ? "ArrayOptimal" :
 			   !strcmp(cur->state, "degraded") ? "ArrayDegraded" :
@@ -1051,7 +1183,7 @@ static void handle_uevent(struct mon *m, const struct uev *u)
 	struct mon_array *a = find_array(m, index);
 	struct mon_event e;
 	uint64_t seq;
-	int gap;
+	int gap, spares;
 
 	if (!strcmp(u->action, "remove")) {
 		if (a)
@@ -1102,8 +1234,11 @@ static void handle_uevent(struct mon *m, const struct uev *u)
 	if (v)
 		e.resync = atoi(v);
 	e.seq = seq;
-	if (apply_event(a, &e))
+	spares = nr_spares(&a->rep);
+	if (apply_event(a, &e)) {
 		report(m, &e);
+		check_spares(m, &a->rep, spares, "kernel");
+	}
 }
 
 /* The kernel's uevents, from netlink group 1; -1 when not available. */
@@ -1181,6 +1316,20 @@ static int uevent_drain(struct mon *m, int fd)
 	}
 }
 
+/* DeviceDisappeared for the configured arrays monitor does not follow. */
+static void tracked_configured(struct mon *m)
+{
+	const struct array_snap **s = calloc(m->nr + 1, sizeof(*s));
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < m->nr; i++)
+		s[i] = &m->arrays[i]->rep;
+	check_configured(m, s, m->nr, "scan");
+	free(s);
+}
+
 static int follow(struct mon *m)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -1194,6 +1343,7 @@ static int follow(struct mon *m)
 	/* listen first: nothing is missed between the first look and then */
 	fd = uevent_open(m);
 	rescan_all(m, 1);
+	tracked_configured(m);
 	if (m->syslog)
 		syslog(LOG_INFO, "monitoring %zu stria array%s%s", m->nr,
 		       m->nr == 1 ? "" : "s",
@@ -1227,22 +1377,38 @@ static int follow(struct mon *m)
 static int oneshot(struct mon *m)
 {
 	unsigned int idx[1024];
-	struct array_snap *s = malloc(sizeof(*s));
-	int n, i, problems = 0;
+	struct array_snap *s = NULL, *tmp;
+	const struct array_snap **ptr;
+	int n, i, problems = 0, ret = EXIT_OK;
+	size_t nr = 0, k;
 
-	if (!s)
-		return EXIT_FAIL;
 	n = snap_list(idx, 1024);
 	if (n < 0) {
 		err_msg(m->c, "%s/block: %s", snap_sysfs, strerror(-n));
-		free(s);
 		return EXIT_FAIL;
 	}
-	for (i = 0; i < n && i < 1024; i++)
-		if (!snap_read(idx[i], s))
-			problems += report_problems(m, NULL, s, "scan");
+	for (i = 0; i < n && i < 1024; i++) {
+		tmp = realloc(s, (nr + 1) * sizeof(*s));
+		if (!tmp) {
+			free(s);
+			return EXIT_FAIL;
+		}
+		s = tmp;
+		if (!snap_read(idx[i], &s[nr]))
+			problems += report_problems(m, NULL, &s[nr++], "scan");
+	}
+	/* the ARRAY lines of stria.conf that no running array is */
+	ptr = calloc(nr + 1, sizeof(*ptr));
+	if (ptr) {
+		for (k = 0; k < nr; k++)
+			ptr[k] = &s[k];
+		problems += check_configured(m, ptr, nr, "scan");
+		free(ptr);
+	} else {
+		ret = EXIT_FAIL;
+	}
 	free(s);
-	return problems ? EXIT_FAIL : EXIT_OK;
+	return problems ? EXIT_FAIL : ret;
 }
 
 /* --test: a TestMessage for every array. */
@@ -1273,14 +1439,20 @@ static int test_events(struct mon *m)
 
 /* --- options and configuration ------------------------------------------- */
 
-static int executable(struct ctx *c, const char *what, const char *path)
+/*
+ * Can @path (@what: PROGRAM, sendmail) be run? @where: "FILE:LINE: " when
+ * the configuration file named it, "" when the command line did.
+ */
+static int executable(struct ctx *c, const char *where, const char *what,
+		      const char *path)
 {
 	if (path[0] != '/') {
-		err_msg(c, "%s '%s' must be an absolute path", what, path);
+		err_msg(c, "%s%s '%s' must be an absolute path", where, what,
+			path);
 		return 0;
 	}
 	if (access(path, X_OK)) {
-		err_msg(c, "%s %s: %s", what, path, strerror(errno));
+		err_msg(c, "%s%s %s: %s", where, what, path, strerror(errno));
 		return 0;
 	}
 	return 1;
@@ -1377,6 +1549,7 @@ int cmd_monitor(struct ctx *c, int argc, char **argv)
 	}
 	verbose_msg("configuration: %s", ret ? "none (no " STRIA_CONF_PATH ")" :
 		    conf.path);
+	m.conf = &conf;
 	/* the command line wins over the file */
 	m.program = program ? program : conf.program;
 	if (nr_mail) {
@@ -1387,8 +1560,19 @@ int cmd_monitor(struct ctx *c, int argc, char **argv)
 		m.nr_mail = conf.nr_mailaddr;
 	}
 	ret = EXIT_FAIL;
-	if ((m.program && !executable(c, "PROGRAM", m.program)) ||
-	    (m.nr_mail && !executable(c, "sendmail", m.sendmail)))
+	if (!program && conf.program)
+		snprintf(err, sizeof(err), "%s:%d: ", conf.path,
+			 conf.program_line);
+	else
+		err[0] = '\0';
+	if (m.program && !executable(c, err, "PROGRAM", m.program))
+		goto out;
+	if (!nr_mail && conf.nr_mailaddr)
+		snprintf(err, sizeof(err), "%s:%d: MAILADDR: ", conf.path,
+			 conf.mailaddr_line);
+	else
+		err[0] = '\0';
+	if (m.nr_mail && !executable(c, err, "sendmail", m.sendmail))
 		goto out;
 	if (gethostname(m.host, sizeof(m.host) - 1))
 		snprintf(m.host, sizeof(m.host), "localhost");

@@ -532,7 +532,7 @@ static int status_prometheus(struct ctx *c, const char *arg)
 		ret = EXIT_NOTFOUND;
 	}
 	if (ret == EXIT_OK)
-		metrics_print(stdout, a, nr);
+		metrics_print(stdout, snap_module_loaded(), a, nr);
 	free(a);
 	if (fflush(stdout) || ferror(stdout)) {
 		err_msg(c, "cannot write the metrics: %s", strerror(errno));
@@ -803,6 +803,7 @@ static const char *sb_array_state(const struct stria_sb *sb)
 int cmd_examine(struct ctx *c, int argc, char **argv)
 {
 	struct stria_sb sb;
+	struct stat st;
 	struct out *o = &c->out;
 	char why[160], name[STRIA_SB_NAME_LEN + 1];
 	const char *dev;
@@ -815,6 +816,15 @@ int cmd_examine(struct ctx *c, int argc, char **argv)
 	if (argc - optind != 1)
 		return usage_error(c, "give one device");
 	dev = argv[optind];
+	/* a member, or an image of one: not what a read of 4 KiB misreads */
+	if (!stat(dev, &st) && !S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		err_msg(c, "%s is %s, not a block device or an image file", dev,
+			S_ISDIR(st.st_mode) ? "a directory" :
+			S_ISCHR(st.st_mode) ? "a character device" :
+			S_ISFIFO(st.st_mode) ? "a pipe" :
+			S_ISSOCK(st.st_mode) ? "a socket" : "a special file");
+		return EXIT_FAIL;
+	}
 	ret = read_sb(dev, &sb, why, sizeof(why));
 	if (ret == -ENODATA) {
 		err_msg(c, "%s: %s", dev, why);

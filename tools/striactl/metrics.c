@@ -7,7 +7,8 @@
  * says; every family has its HELP and TYPE, and all of its samples
  * together, array after array. States are one series per possible state,
  * 1 for the one it is in, so a series does not vanish when the state
- * changes (as node_exporter's node_md_state).
+ * changes (as node_exporter's node_md_state). stria_up comes first, also
+ * when the module is not loaded: 0 then, so that an alert can fire on it.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -343,8 +344,12 @@ static void print_io(FILE *f, const struct array_snap *a, size_t n)
 	}
 }
 
-void metrics_print(FILE *f, const struct array_snap *a, size_t n)
+void metrics_print(FILE *f, int up, const struct array_snap *a, size_t n)
 {
+	/* always there: an alert on stria_up == 0 fires without the module */
+	family(f, "stria_up", "gauge",
+	       "1 when the stria module is loaded (arrays can run), 0 when it is not.");
+	fprintf(f, "stria_up %d\n", !!up);
 	if (!n)
 		return;
 	print_states(f, a, n);

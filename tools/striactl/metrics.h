@@ -10,7 +10,10 @@
 
 #include "snapshot.h"
 
-/* Every metric family for the @n arrays @a; nothing when there are none. */
-void metrics_print(FILE *f, const struct array_snap *a, size_t n);
+/*
+ * stria_up (@up: the module is loaded), then every metric family for the
+ * @n arrays @a; only stria_up when there are none.
+ */
+void metrics_print(FILE *f, int up, const struct array_snap *a, size_t n);
 
 #endif

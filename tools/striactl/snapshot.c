@@ -11,11 +11,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "snapshot.h"
 
 const char *snap_sysfs = "/sys";
+
+int snap_module_loaded(void)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/module/stria", snap_sysfs);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
 
 /* /sys/block/striaN/stria/FILE into @buf (NUL-terminated). */
 static int read_attr(unsigned int index, const char *file, char *buf,

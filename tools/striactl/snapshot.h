@@ -78,6 +78,8 @@ int snap_read(unsigned int index, struct array_snap *s);
  * Returns how many there are (maybe more than @cap), or -errno.
  */
 int snap_list(unsigned int *idx, size_t cap);
+/* Is the stria module loaded (@snap_sysfs/module/stria)? 1 or 0. */
+int snap_module_loaded(void);
 /* The member (not spare, not replacement) with role @role, or NULL. */
 const struct snap_member *snap_role(const struct array_snap *s, int role);
 /* The entry on device @dev (kernel name), or NULL. */

@@ -66,13 +66,9 @@ void err_msg(struct ctx *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-int usage_error(struct ctx *c, const char *fmt, ...)
+/* After a usage error: the command's synopsis and where its help is. */
+static int usage_hint(struct ctx *c)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr_msg(c, fmt, ap);
-	va_end(ap);
 	if (c->cmd)
 		fprintf(stderr, "usage: %s %s %s\nTry '%s %s --help'.\n",
 			c->prog, c->cmd->name, c->cmd->usage, c->prog,
@@ -80,6 +76,16 @@ int usage_error(struct ctx *c, const char *fmt, ...)
 	else
 		fprintf(stderr, "Try '%s --help'.\n", c->prog);
 	return EXIT_USAGE;
+}
+
+int usage_error(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verr_msg(c, fmt, ap);
+	va_end(ap);
+	return usage_hint(c);
 }
 
 void print_cmd_help(const struct command *cmd, FILE *f)
@@ -123,6 +129,9 @@ int common_opt(struct ctx *c, int opt)
 	case 'h':
 		print_cmd_help(c->cmd, stdout);
 		return -1;
+	case '?':
+		/* getopt said what is wrong, as "PROG: COMMAND: ..." (main()) */
+		return usage_hint(c);
 	default:
 		return usage_error(c, "unknown option");
 	}
@@ -522,7 +531,9 @@ static const struct command commands[] = {
 	  "  -d, --delay SECONDS  read every array again this often (default 60)\n"
 	  "  -1, --oneshot        report what is wrong now and exit: 1 when\n"
 	  "                       anything is (degraded, failed members, mismatches,\n"
-	  "                       a resync owed), 0 when not; for cron and checks\n"
+	  "                       a resync owed, an ARRAY of the configuration not\n"
+	  "                       running or short of spares), 0 when not; for cron\n"
+	  "                       and checks\n"
 	  "  -t, --test           send a TestMessage event for every array through\n"
 	  "                       every channel and exit: 0 when each got through\n"
 	  "  -c, --config FILE    read FILE instead of /etc/stria/stria.conf\n"
@@ -603,6 +614,7 @@ static int take_verbosity(struct ctx *c, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	static char getopt_prefix[128];
 	struct ctx c = { 0 };
 	const struct command *cmd;
 	const char *slash;
@@ -637,6 +649,14 @@ int main(int argc, char **argv)
 		if (!strcmp(cmd->name, argv[1])) {
 			c.cmd = cmd;
 			optind = 1;
+			/*
+			 * getopt_long() words a bad option itself, after its
+			 * argv[0]: make that "striactl: COMMAND", as err_msg()
+			 * starts its lines.
+			 */
+			snprintf(getopt_prefix, sizeof(getopt_prefix), "%s: %s",
+				 c.prog, cmd->name);
+			argv[1] = getopt_prefix;
 			/* -q: what a command that changes things says it did */
 			if (c.quiet && !cmd->display && !freopen("/dev/null", "w", stdout))
 				return EXIT_FAIL;

@@ -123,3 +123,28 @@ def test_environment_does_not_choose_what_runs_as_root(tmp_path: Path) -> None:
     assert not (tmp_path / "hook-ran").exists()
     assert (tmp_path / "stand-in-ran").exists()
     assert p.returncode == 4 and "'modprobe stria' failed" in p.stderr, p.stderr
+
+
+@pytest.mark.skipif(os.path.exists("/dev/stria-control"), reason="the module is loaded here")
+@pytest.mark.parametrize("level", ["0", "5"])
+def test_create_without_module_exits_4(tmp_path: Path, level: str) -> None:
+    """create needs the module: exit 4 and why, nothing else said (no note
+    about what the module lacks) and the member images untouched. A
+    stand-in modprobe that fails comes first on PATH, so that no real
+    module is loaded."""
+    stand_in = tmp_path / "bin" / "modprobe"
+    stand_in.parent.mkdir()
+    stand_in.write_text("#!/bin/sh\nexit 1\n")
+    stand_in.chmod(0o755)
+    imgs = []
+    for i in range(3):
+        img = tmp_path / f"m{i}.img"
+        img.write_bytes(bytes(4 << 20))
+        imgs.append(str(img))
+    env = dict(os.environ, PATH=f"{stand_in.parent}:{os.environ.get('PATH', '/usr/bin:/bin')}")
+    p = subprocess.run([str(STRIACTL), "create", "r", "--level", level, *imgs],
+                       capture_output=True, text=True, env=env, timeout=30, check=False)
+    assert p.returncode == 4, (p.returncode, p.stderr)
+    assert p.stderr == ("striactl: create: /dev/stria-control not found: is the stria "
+                        "module loaded? ('modprobe stria' failed)\n"), p.stderr
+    assert all(Path(i).read_bytes() == bytes(4 << 20) for i in imgs)

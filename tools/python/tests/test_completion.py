@@ -101,9 +101,19 @@ def test_bash_striactl_commands_and_options(comp: Path) -> None:
     assert bash_complete(comp, "striactl", "striactl create r --level ") == ["0", "5", "6"]
     assert bash_complete(comp, "striactl", "striactl create r -p ls --bitmap ") == [
         "internal", "none"]
-    assert bash_complete(comp, "striactl", "striactl status -o ") == ["json", "normal"]
+    assert bash_complete(comp, "striactl", "striactl status -o ") == [
+        "json", "normal", "prometheus"]
+    assert bash_complete(comp, "striactl", "striactl status --output ") == [
+        "json", "normal", "prometheus"]
+    assert bash_complete(comp, "striactl", "striactl list -o ") == ["json", "normal"]
     assert bash_complete(comp, "striactl", "striactl scrub r ") == ["check", "repair", "stop"]
     assert "--quiet" in bash_complete(comp, "striactl", "striactl stop -")
+
+
+def test_bash_striactl_offers_each_option_once(comp: Path) -> None:
+    for cmd in ("create", "status", "monitor", "examine"):
+        got = bash_complete(comp, "striactl", f"striactl {cmd} --")
+        assert "--help" in got and len(got) == len(set(got)), (cmd, got)
 
 
 @pytest.mark.skipif(not shutil.which("lsblk"), reason="lsblk not installed")
@@ -143,6 +153,7 @@ def test_zsh_striactl(comp: Path) -> None:
     listed = zsh_list(comp, "striactl create r --level ").split()
     assert {"0", "5", "6"} <= set(listed)
     assert {"check", "repair", "stop"} <= set(zsh_list(comp, "striactl scrub r ").split())
+    assert {"json", "normal", "prometheus"} <= set(zsh_list(comp, "striactl status -o ").split())
 
 
 @needs_zsh

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * striactl monitor against the ARRAY lines of stria.conf
+ * (tools/striactl/cmd_monitor.c), from a made-up sysfs: a configured
+ * array that is not running is DeviceDisappeared (critical), one with
+ * fewer spares than its spares= is SparesMissing (warning), once when the
+ * shortage starts; both go through every output (the line, JSON, PROGRAM,
+ * mail) as the other events do, and --oneshot exits 1 for them. An array
+ * the file does not name, or one as configured, is no event. A stand-in
+ * script takes PROGRAM's and sendmail's place. TAP output on stdout.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../tools/striactl/output.c"
+#include "../../tools/striactl/config.c"
+#include "../../tools/striactl/snapshot.c"
+#include "../../tools/striactl/cmd_monitor.c"
+#include "tap.h"
+
+static char errors[1024];	/* what err_msg() said last */
+static char dir[] = "/tmp/stria-monconf-XXXXXX";
+
+void err_msg(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)c;
+	va_start(ap, fmt);
+	vsnprintf(errors, sizeof(errors), fmt, ap);
+	va_end(ap);
+}
+
+void verbose_msg(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+int usage_error(struct ctx *c, const char *fmt, ...)
+{
+	(void)c, (void)fmt;
+	return EXIT_USAGE;
+}
+
+int common_opt(struct ctx *c, int opt)
+{
+	(void)c, (void)opt;
+	return EXIT_USAGE;
+}
+
+int query_array(int fd, const char *name, uint32_t index, int next,
+		struct stria_ioc_query *q, struct stria_ioc_member *members,
+		uint32_t *cpu_map, uint32_t cpu_cap)
+{
+	(void)fd, (void)name, (void)index, (void)next, (void)q, (void)members;
+	(void)cpu_map, (void)cpu_cap;
+	return ENOENT;
+}
+
+static void put(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		tap(0, "cannot write %s", path);
+		exit(1);
+	}
+}
+
+static void sub(const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	mkdir(path, 0755);
+}
+
+/* @path's contents into @buf (@len bytes, NUL-terminated); its length. */
+static size_t slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/* A healthy running array striaN named @name, with @uuid and @members. */
+static void array(unsigned int n, const char *name, const char *uuid,
+		  const char *members)
+{
+	char rel[128], text[128];
+
+	snprintf(rel, sizeof(rel), "block/stria%u", n);
+	sub(rel);
+	snprintf(rel, sizeof(rel), "block/stria%u/stria", n);
+	sub(rel);
+#define PUT(file, fmt, ...) do { \
+		snprintf(rel, sizeof(rel), "block/stria%u/stria/" file, n); \
+		snprintf(text, sizeof(text), fmt, __VA_ARGS__); \
+		put(rel, text); \
+	} while (0)
+	PUT("name", "%s\n", name);
+	PUT("uuid", "%s\n", uuid);
+	PUT("level", "%d\n", 5);
+	PUT("state", "%s\n", "active");
+	PUT("nr_members", "%d\n", 3);
+	PUT("sync_action", "%s\n", "idle");
+	PUT("sync_completed", "%s\n", "none");
+	PUT("sync_speed", "%d\n", 0);
+	PUT("mismatch_cnt", "%d\n", 0);
+	PUT("events", "%d\n", 9);
+#undef PUT
+	snprintf(rel, sizeof(rel), "block/stria%u/stria/members", n);
+	put(rel, members);
+}
+
+#define UUID_DATA	"0b1c2d3e-4f50-6172-8394-a5b6c7d8e9fa"
+#define UUID_SCRATCH	"11111111-2222-3333-4444-555555555555"
+#define MEMBERS		"0 nvme0n1 active 0 0\n1 nvme1n1 active 0 0\n2 nvme2n1 active 0 0\n"
+
+static int saved_stdout = -1;
+
+/* From now on, stdout into a file... */
+static void capture(void)
+{
+	char path[600];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/stdout", dir);
+	fflush(stdout);
+	saved_stdout = dup(STDOUT_FILENO);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (saved_stdout < 0 || fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+		exit(1);
+	close(fd);
+}
+
+/* ... until now: what it got, into @out (@len bytes). */
+static void captured(char *out, size_t len)
+{
+	char path[600];
+
+	fflush(stdout);
+	dup2(saved_stdout, STDOUT_FILENO);
+	close(saved_stdout);
+	snprintf(path, sizeof(path), "%s/stdout", dir);
+	slurp(path, out, len);
+}
+
+/* Run oneshot() with stdout into @out (@len bytes); its exit code. */
+static int run_oneshot(struct mon *m, char *out, size_t len)
+{
+	int ret;
+
+	capture();
+	ret = oneshot(m);
+	captured(out, len);
+	return ret;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+int main(void)
+{
+	struct ctx ctx = { .prog = "striactl", .fmt = OUT_NORMAL };
+	char *addr[] = { "root@example.com" };
+	struct mon m = { .c = &ctx };
+	struct stria_conf conf;
+	char out[8192], text[4096], path[600], cmd[700], err[256];
+	struct array_snap *old, *cur;
+	const char *cf;
+	int ret;
+
+	printf("TAP version 13\n");
+	if (!mkdtemp(dir)) {
+		tap(0, "mkdtemp: %s", strerror(errno));
+		return 1;
+	}
+	snap_sysfs = dir;
+	sub("block");
+	/* data: one spare; scratch: none, not configured by UUID */
+	array(0, "data", UUID_DATA, MEMBERS "- nvme3n1 spare 0 0\n");
+	array(1, "scratch", UUID_SCRATCH, MEMBERS);
+	array(2, "other", "22222222-2222-3333-4444-555555555555", MEMBERS);
+	put("program", "#!/bin/sh\nprintf '%s|%s|%s\\n' \"$*\" \"$STRIA_DEVICE\" \"$STRIA_SEVERITY\" >>\"$STRIA_TEST_OUT/program.log\"\n");
+	put("sendmail", "#!/bin/sh\nn=$(ls \"$STRIA_TEST_OUT\" | grep -c '^mail')\ncat >\"$STRIA_TEST_OUT/mail$n\"\n");
+	snprintf(path, sizeof(path), "%s/program", dir);
+	chmod(path, 0755);
+	snprintf(path, sizeof(path), "%s/sendmail", dir);
+	chmod(path, 0755);
+	sub("out");
+	snprintf(path, sizeof(path), "%s/out", dir);
+	setenv("STRIA_TEST_OUT", path, 1);
+
+	/* nothing configured: nothing to say about healthy arrays */
+	cf = "# no arrays\n";
+	if (conf_parse_text("stria.conf", cf, &conf, err, sizeof(err))) {
+		tap(0, "the configuration does not parse: %s", err);
+		return 1;
+	}
+	m.conf = &conf;
+	ret = run_oneshot(&m, out, sizeof(out));
+	tap(ret == EXIT_OK && !out[0], "no ARRAY lines, healthy arrays: no event, exit 0 (%d, '%s')",
+	    ret, out);
+	conf_free(&conf);
+
+	cf = "ARRAY /dev/stria/data uuid=" UUID_DATA " spares=2\n"
+	     "ARRAY scratch spares=0\n"
+	     "ARRAY gone uuid=33333333-2222-3333-4444-555555555555\n"
+	     "# the name of a running array, another UUID\n"
+	     "ARRAY other uuid=44444444-2222-3333-4444-555555555555\n";
+	if (conf_parse_text("/etc/stria/stria.conf", cf, &conf, err, sizeof(err))) {
+		tap(0, "the configuration does not parse: %s", err);
+		return 1;
+	}
+	ret = run_oneshot(&m, out, sizeof(out));
+	tap(ret == EXIT_FAIL, "--oneshot: exit 1 (%d)", ret);
+	tap(count_lines(out) == 3, "three events, no more: %d lines", count_lines(out));
+	tap(strstr(out, " SparesMissing on /dev/stria0 (data): the array has 1 spare, /etc/stria/stria.conf:1 wants 2: add one ('striactl add data DEV')\n") != NULL,
+	    "SparesMissing for data: 1 spare of 2, FILE:LINE, what to do");
+	tap(strstr(out, " DeviceDisappeared on /dev/stria/gone (gone): the array configured at /etc/stria/stria.conf:3 is not running: the stria module is not loaded ('modprobe stria', then 'striactl assemble --scan')\n") != NULL,
+	    "DeviceDisappeared for gone, as /dev/stria/gone; no module here: said so");
+	tap(strstr(out, " DeviceDisappeared on /dev/stria/other (other): the array configured at /etc/stria/stria.conf:5 ") != NULL,
+	    "DeviceDisappeared for other: its name runs, with another UUID");
+	tap(!strstr(out, "scratch"), "scratch, configured by name with spares=0: no event");
+
+	/* the module loaded: the advice is to start the array */
+	sub("module");
+	sub("module/stria");
+	ctx.fmt = OUT_JSON;
+	ret = run_oneshot(&m, out, sizeof(out));
+	tap(ret == EXIT_FAIL && strstr(out, "\"event\":\"DeviceDisappeared\",\"severity\":\"critical\",\"source\":\"scan\",\"array\":\"gone\",\"device\":\"/dev/stria/gone\",\"uuid\":\"33333333-2222-3333-4444-555555555555\",\"message\":\"the array configured at /etc/stria/stria.conf:3 is not running: start it ('striactl assemble --scan'), or take its ARRAY line out\"}"),
+	    "JSON: DeviceDisappeared critical, its device, UUID and message; the module loaded: start it");
+	tap(strstr(out, "\"event\":\"SparesMissing\",\"severity\":\"warning\",\"source\":\"scan\",\"array\":\"data\",\"device\":\"/dev/stria0\",\"uuid\":\"" UUID_DATA "\",\"array_state\":\"active\",\"spares\":1,\"spares_expected\":2,") != NULL,
+	    "JSON: SparesMissing warning, spares 1, spares_expected 2");
+	ctx.fmt = OUT_NORMAL;
+
+	/* PROGRAM and mail get them as every other event */
+	snprintf(path, sizeof(path), "%s/program", dir);
+	m.program = strdup(path);
+	snprintf(path, sizeof(path), "%s/sendmail", dir);
+	m.sendmail = strdup(path);
+	m.mail = addr;
+	m.nr_mail = 1;
+	snprintf(m.host, sizeof(m.host), "stria-test");
+	ret = run_oneshot(&m, out, sizeof(out));
+	snprintf(path, sizeof(path), "%s/out/program.log", dir);
+	slurp(path, text, sizeof(text));
+	ret = ret == EXIT_FAIL && !m.delivery_failed &&
+	      !strcmp(text, "SparesMissing /dev/stria0|/dev/stria0|warning\n"
+			    "DeviceDisappeared /dev/stria/gone|/dev/stria/gone|critical\n"
+			    "DeviceDisappeared /dev/stria/other|/dev/stria/other|critical\n");
+	tap(ret, "PROGRAM ran as 'PROGRAM EVENT DEVICE' for each, STRIA_DEVICE and STRIA_SEVERITY set");
+	if (!ret)
+		printf("# PROGRAM's log:\n# %s\n", text);
+	snprintf(path, sizeof(path), "%s/out/mail1", dir);
+	slurp(path, text, sizeof(text));
+	tap(!strncmp(text, "To: root@example.com\nSubject: DeviceDisappeared event on /dev/stria/gone (gone):stria-test\n\n", 90) &&
+	    strstr(text, "/etc/stria/stria.conf:3 is not running") &&
+	    !strstr(text, "The array now"),
+	    "mailed: DeviceDisappeared, no state of an array that does not run");
+	snprintf(path, sizeof(path), "%s/out/mail0", dir);
+	slurp(path, text, sizeof(text));
+	tap(!strncmp(text, "To: root@example.com\nSubject: SparesMissing event on /dev/stria0 (data):stria-test\n\n", 84) &&
+	    strstr(text, "The array now") && strstr(text, "spare   nvme3n1"),
+	    "mailed: SparesMissing, with the array as it is");
+	free((char *)m.program);
+	m.program = NULL;
+	m.nr_mail = 0;
+
+	/* follow: at start, what is wrong; a shortage once, as it starts */
+	capture();
+	rescan_all(&m, 1);
+	tracked_configured(&m);
+	captured(out, sizeof(out));
+	tap(m.nr == 3 && count_lines(out) == 3 && strstr(out, "SparesMissing on /dev/stria0 (data)") &&
+	    strstr(out, "DeviceDisappeared on /dev/stria/gone") &&
+	    strstr(out, "DeviceDisappeared on /dev/stria/other"),
+	    "follow, at start: SparesMissing, and DeviceDisappeared for the two not running");
+
+	old = malloc(sizeof(*old));
+	cur = malloc(sizeof(*cur));
+	if (!old || !cur || snap_read(0, old) || snap_read(0, cur))
+		return 1;
+	put("block/stria0/stria/members", MEMBERS "- nvme3n1 spare 0 0\n- nvme4n1 spare 0 0\n");
+	snap_read(0, old);
+	put("block/stria0/stria/members", MEMBERS "- nvme3n1 spare 0 0\n");
+	snap_read(0, cur);
+	ctx.fmt = OUT_JSON;
+	capture();
+	ret = check_spares(&m, cur, nr_spares(old), "scan");
+	/* still short: not again */
+	ret += 2 * check_spares(&m, cur, nr_spares(cur), "scan");
+	/* enough again, and then short once more: again */
+	ret += 4 * check_spares(&m, old, nr_spares(cur), "scan");
+	ret += 8 * check_spares(&m, cur, nr_spares(old), "scan");
+	captured(out, sizeof(out));
+	tap(ret == 9 && count_lines(out) == 2 && strstr(out, "\"event\":\"SparesMissing\""),
+	    "a shortage is reported when it starts, not while it lasts (%d)", ret);
+	free(old);
+	free(cur);
+	while (m.nr)
+		drop_array(&m, m.arrays[0]);
+	free(m.arrays);
+	free((char *)m.sendmail);
+	conf_free(&conf);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		return 1;
+	return tap_exit_code();
+}

@@ -169,8 +169,9 @@ crash_replay() {
 	[ $rc -eq 0 ] || return 1
 
 	out=$("$CRASHLOG" order --log "$log" --origin "/tmp/$tag.origin" --members "$CR_N" 2>&1)
+	rc=$?	# before the message's own command substitution resets $?
 	check "$tag: write-intent order: every data and parity write after the array is durably active$([ "$bitmap" = none ] || echo " and its region's bit durably set") on every member" \
-		test $? -eq 0
+		test $rc -eq 0
 	_show_output "$out"
 	if [ "$selftest" = 1 ]; then
 		out=$("$CRASHLOG" order --log "$log" --origin "/tmp/$tag.origin" \

@@ -238,6 +238,7 @@ struct undo {
  * @dev: the member devices (O_DIRECT), @devfd open on them
  * @ctl: /dev/stria-control
  * @lo, @hi: per block, the versions the cut allows (cp_expect())
+ * @zhi: per block, the newest version up to @hi that is zeroes (cp_expect())
  * @u: the tail's undo records
  * @scratch: stripes read back from the members, laid out as @img
  * @out: per-cut log, or NULL
@@ -262,7 +263,7 @@ struct rp {
 	char **dev;
 	int *devfd;
 	int ctl;
-	uint32_t *lo, *hi;
+	uint32_t *lo, *hi, *zhi;
 	struct undo *u;
 	uint32_t nu, capu;
 	uint8_t *scratch;
@@ -284,6 +285,7 @@ struct tally {
 	uint32_t assemble_failed, sync_timeouts, stop_failed;
 	uint32_t lost_cuts, oon_cuts, mismatch_cuts, coverage_cuts;
 	uint64_t lost_blocks, oon_blocks, restored_blocks, kept, dropped;
+	uint64_t zero_reads, zero_or_old;
 	uint32_t planted_in, repaired_in, planted_out, found_out;
 	uint32_t failures, full_syncs;
 	uint64_t stray_blocks;
@@ -682,6 +684,26 @@ static uint64_t verify_data(struct rp *r, const struct cut *ct, uint32_t k,
 
 			if (!bad && v >= r->lo[b] && v <= r->hi[b])
 				continue;
+			/* zeroes: a version when a write of zeroes made them */
+			if (bad && cp_is_zero(p) && r->zhi[b] != CP_NEVER &&
+			    r->zhi[b] >= r->lo[b]) {
+				t->zero_reads++;
+				/* data was allowed too: the zeroes were not yet durable */
+				t->zero_or_old += r->lo[b] < r->zhi[b] || r->hi[b] > r->zhi[b];
+				continue;
+			}
+			if (bad && cp_is_zero(p)) {
+				if (r->zhi[b] != CP_NEVER || !in_flight) {
+					if (lost++ < 3)
+						cut_fail(r, t, k, ct, "block %" PRIu64 ": zeroes (%s), but version %u was acknowledged and flushed",
+							 b, r->zhi[b] != CP_NEVER ? "an older version" :
+							 "never written", r->lo[b]);
+				} else if (oon++ < 3) {
+					cut_fail(r, t, k, ct, "block %" PRIu64 ": zeroes, which no write issued before the cut wrote; old is %u, new up to %u",
+						 b, r->lo[b], r->hi[b]);
+				}
+				continue;
+			}
 			/* older than the durable version, or nothing was in flight */
 			if ((!bad && v < r->lo[b]) || !in_flight) {
 				if (lost++ < 3)
@@ -723,7 +745,7 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 	if (nreg > sizeof(regs))
 		die("%u bitmap regions: a test array has fewer", nreg);
 	rp_advance(r, ct->flush > 0 ? ct->flush : 0);
-	cp_expect(&r->j, ct->mark, ct->stopped, r->lo, r->hi);
+	cp_expect(&r->j, ct->mark, ct->stopped, r->lo, r->hi, r->zhi);
 	r->cut_dropped = 0;
 	rp_tail(r, ct, t);
 	full = !(k % r->full_every);
@@ -945,6 +967,7 @@ int cmd_replay(int argc, char **argv)
 		die("%s: %s", cut_log, strerror(errno));
 	r.lo = calloc(r.j.blocks, sizeof(*r.lo));
 	r.hi = calloc(r.j.blocks, sizeof(*r.hi));
+	r.zhi = calloc(r.j.blocks, sizeof(*r.zhi));
 	r.scratch = xalloc(r.img_len);
 	r.may_change = calloc(r.img_len / 4096, 1);
 	if (!r.may_change)
@@ -953,7 +976,7 @@ int cmd_replay(int argc, char **argv)
 		r.full_every = 16;
 	array_write_set(&r);
 	buf = xalloc(IO_CHUNK);
-	if (!r.lo || !r.hi)
+	if (!r.lo || !r.hi || !r.zhi)
 		die("out of memory");
 	gf_init();
 
@@ -1015,6 +1038,8 @@ int cmd_replay(int argc, char **argv)
 	       t.lost_blocks, t.lost_cuts);
 	printf("neither old nor new: %" PRIu64 " blocks at %u cuts\n",
 	       t.oon_blocks, t.oon_cuts);
+	printf("blocks read as zeroes a write-zeroes or discard request wrote: %" PRIu64
+	       " (%" PRIu64 " where data was allowed too)\n", t.zero_reads, t.zero_or_old);
 	printf("parity: %u cuts where the check after the resync found other than the planted mismatch\n",
 	       t.mismatch_cuts);
 	printf("planted inside the regions to resync: %u, repaired by the resync: %u\n",
@@ -1038,13 +1063,15 @@ int cmd_replay(int argc, char **argv)
 			"lost_blocks %" PRIu64 "\nlost_cuts %u\noon_blocks %" PRIu64
 			"\noon_cuts %u\nmismatch_cuts %u\nplanted_in %u\nrepaired_in %u\n"
 			"planted_out %u\nfound_out %u\ncoverage_cuts %u\nstray_blocks %" PRIu64
-			"\nfailures %u\nlose %u\nlose_expected %u\nlose_caught %u\nseconds %.0f\n",
+			"\nfailures %u\nlose %u\nlose_expected %u\nlose_caught %u\nseconds %.0f\n"
+			"zero_reads %" PRIu64 "\nzero_or_old %" PRIu64 "\n",
 			t.cuts, nsync, t.by_mode[0], t.by_mode[1], t.by_mode[2],
 			t.resynced, t.clean, t.assemble_failed, t.sync_timeouts,
 			t.lost_blocks, t.lost_cuts, t.oon_blocks, t.oon_cuts,
 			t.mismatch_cuts, t.planted_in, t.repaired_in, t.planted_out,
 			t.found_out, t.coverage_cuts, t.stray_blocks, t.failures,
-			t.by_mode[LW_CUT_LOSE], t.lose_expected, t.lose_caught, now() - t0);
+			t.by_mode[LW_CUT_LOSE], t.lose_expected, t.lose_caught, now() - t0,
+			t.zero_reads, t.zero_or_old);
 		fclose(f);
 	}
 	if (r.out)

@@ -78,6 +78,7 @@ static void dm_mark(int ctl, const char *dm, const char *name)
  * @dsynced: RWF_DSYNC writes acknowledged since the last mark
  * @zeroes: some writes are write-zeroes or discard requests instead
  * @nzero: of those, per CP_ZERO_* kind
+ * @no_dsync: no RWF_DSYNC batches (--no-fua)
  */
 struct wr {
 	int fd;
@@ -100,6 +101,7 @@ struct wr {
 	uint32_t *dsynced, ndsynced;
 	bool zeroes;
 	uint32_t nzero[CP_ZERO_DISCARD + 1];
+	bool no_dsync;
 };
 
 static uint32_t rnd(struct wr *w, uint32_t n)
@@ -358,6 +360,10 @@ static void wr_prefill(struct wr *w)
  * and (four in five) at the end. Every sixth batch is followed by a pause,
  * so the bitmap's clearing runs between batches.
  *
+ * With no_dsync (a rebuild in the log: its plain writes of a chunk may
+ * land before a FUA write of it between two flushes, an order the log
+ * cannot tell), no batch is RWF_DSYNC.
+ *
  * With zeroes, one write in five of a batch without RWF_DSYNC is a
  * write-zeroes or a discard request (wr_zero()).
  *
@@ -372,7 +378,7 @@ static void wr_run(struct wr *w, uint32_t batches, uint32_t pause_ms)
 	uint32_t b, i;
 
 	for (b = 0; b < batches; b++) {
-		bool dsync = b % 4 == 3;
+		bool dsync = b % 4 == 3 && !w->no_dsync;
 		uint32_t n = 8 + rnd(w, 9), half = n / 2;
 		uint32_t lo = rnd(w, (w->span - w->window) / w->window + 1) *
 			      w->window;
@@ -420,6 +426,7 @@ int cmd_write(int argc, char **argv)
 		{ "pause-ms", required_argument, NULL, 'p' },
 		{ "prefill", no_argument, NULL, 'P' },
 		{ "zeroes", no_argument, NULL, 'Z' },
+		{ "no-fua", no_argument, NULL, 'N' },
 		{ 0 }
 	};
 	const char *dev = NULL, *journal = NULL;
@@ -443,11 +450,12 @@ int cmd_write(int argc, char **argv)
 		case 'p': pause_ms = num(optarg, "--pause-ms"); break;
 		case 'P': prefill = true; break;
 		case 'Z': w.zeroes = true; break;
+		case 'N': w.no_dsync = true; break;
 		default: die("write: bad option");
 		}
 	}
 	if (!dev || (!prefill && (!w.dm || !journal || !w.stripe || !w.window)))
-		die("usage: write --dev ARRAY --prefill --seed S | write --dev ARRAY --dm LOGDEV --journal FILE --stripe-blocks N --window-blocks N [--span-blocks N] [--seed S] [--batches N] [--qd N] [--pause-ms MS] [--zeroes]");
+		die("usage: write --dev ARRAY --prefill --seed S | write --dev ARRAY --dm LOGDEV --journal FILE --stripe-blocks N --window-blocks N [--span-blocks N] [--seed S] [--batches N] [--qd N] [--pause-ms MS] [--zeroes] [--no-fua]");
 	if (!w.qd || w.qd > MAX_QD)
 		die("--qd must be 1 to %u", MAX_QD);
 	w.fd = open(dev, O_RDWR | O_DIRECT);

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# The log-replay crash test, shared by raid56/017 (RAID5), 018 (RAID6) and
-# their long runs 019 and 020 (a dot file: not a test itself).
+# The log-replay crash test, shared by raid56/017 (RAID5), 018 (RAID6),
+# their long runs 019 and 020, and 021 (a rebuild in the log) (a dot file:
+# not a test itself).
 # Documentation/stria/testing.rst, "Crash tests that lose what a power cut
 # loses", explains the model and the checks.
 #
@@ -48,6 +49,9 @@ CR_LOSE_CUTS=6			# the self-test's cuts at dropped flushes
 CR_DEBUG_BATCHES=12
 CR_SEED=${CR_SEED:-2207}
 CR_ZERO_CUTS=${CR_ZERO_CUTS:-24}
+CR_REBUILD_CUTS=${CR_REBUILD_CUTS:-48}
+CR_REBUILD_ROLE=1
+CR_REBUILD_KIBS=96		# the rebuild's speed: about 11 s for 1 MiB, past the workload
 
 crash_requires() {
 	_have_cmd dmsetup blkdiscard && _have_module dm-log-writes null_blk
@@ -164,11 +168,30 @@ cr_capture() {
 		check "$tag: the slices over the logged device" cr_slices /dev/mapper/lw || return 1
 		check "$tag: assemble" striactl assemble cr "${m[@]}" || return 1
 	fi
+	if [ "$rebuild" = 1 ]; then
+		local f=/dev/mapper/m$CR_REBUILD_ROLE
+		echo "$CR_REBUILD_KIBS" >/sys/block/stria0/stria/sync_speed_max
+		echo "$CR_REBUILD_KIBS" >/sys/block/stria0/stria/sync_speed_min
+		check "$tag: fail member $CR_REBUILD_ROLE" striactl fail cr "$f" || return 1
+		check "$tag: remove it" striactl remove cr "$f" || return 1
+		# a blank device takes its place: a rebuild that skips a chunk
+		# leaves zeroes there, not the member's old data
+		check "$tag: blank its slice (zeroes, through the log)" blkdiscard -z "$f" || return 1
+		check "$tag: add the blank slice as a spare: a full rebuild, $CR_REBUILD_KIBS KiB/s" \
+			striactl add cr "$f" || return 1
+		check_eq "$tag: rebuilding" rebuild "$(cat /sys/block/stria0/stria/sync_action)"
+	fi
 	out=$("$CRASHLOG" write --dev /dev/stria0 --dm lw --journal "/tmp/$tag.journal" \
 		--stripe-blocks $CR_STRIPE_BLOCKS --window-blocks $CR_WINDOW_BLOCKS \
 		--span-blocks $CR_SPAN_BLOCKS --batches "$CR_BATCHES" --seed "$seed" \
-		--pause-ms 700 "${zero_args[@]}" 2>&1)
+		--pause-ms 700 "${wr_args[@]}" 2>&1)
 	check "$tag: the workload ($out)" test $? -eq 0 || return 1
+	if [ "$rebuild" = 1 ]; then
+		diag "$tag: after the workload: $(cat /sys/block/stria0/stria/sync_action), $(cat /sys/block/stria0/stria/sync_completed 2>/dev/null)"
+		check "$tag: the rebuild ends" striactl wait cr
+		check_eq "$tag: member $CR_REBUILD_ROLE active" active \
+			"$(awk -v r="$CR_REBUILD_ROLE" '$1 == r { print $3 }' /sys/block/stria0/stria/members)"
+	fi
 	if [ "$zeroes" = 1 ]; then
 		check "$tag: stripes zeroed on every member, by the zero page" \
 			test "$(cr_r56_stat zeroed)" -gt 0 -a "$(cr_r56_stat zero_pages)" -gt 0
@@ -204,18 +227,28 @@ cr_capture() {
 	return 0
 }
 
-# crash_replay TAG BITMAP [SELFTEST [ZEROES]]: the whole run for one array;
-# BITMAP is a region size for --bitmap-chunk, or "none". With SELFTEST 1
-# the checkers also show they can fail; with ZEROES 1 the workload has
-# write-zeroes and discard requests (CR_ZERO_CUTS cut points).
+# crash_replay TAG BITMAP [SELFTEST [ZEROES [REBUILD]]]: the whole run for
+# one array; BITMAP is a region size for --bitmap-chunk, or "none". With
+# SELFTEST 1 the checkers also show they can fail; with ZEROES 1 the
+# workload has write-zeroes and discard requests (CR_ZERO_CUTS cut
+# points); with REBUILD 1 member CR_REBUILD_ROLE is failed before the
+# workload and rebuilt onto its blanked slice during it (CR_REBUILD_CUTS).
 crash_replay() {
-	local tag=$1 bitmap=$2 selftest=${3:-0} zeroes=${4:-0} base=/dev/nvme0n1 log=/dev/nvme1n1 m=() i
+	local tag=$1 bitmap=$2 selftest=${3:-0} zeroes=${4:-0} rebuild=${5:-0}
+	local base=/dev/nvme0n1 log=/dev/nvme1n1 m=() i
 	local bm_args=(--bitmap-chunk "$bitmap") devs="" out t0=$SECONDS times="" attempt rc
-	local zero_args=() cuts=$CR_CUTS
+	local wr_args=() cuts=$CR_CUTS rb_args=()
 	[ "$bitmap" = none ] && bm_args=(--bitmap none)
 	if [ "$zeroes" = 1 ]; then
-		zero_args=(--zeroes)
+		wr_args=(--zeroes)
 		cuts=$CR_ZERO_CUTS
+	fi
+	if [ "$rebuild" = 1 ]; then
+		rb_args=(--rebuild-role "$CR_REBUILD_ROLE")
+		# no RWF_DSYNC batches: the log could not order the rebuild's
+		# plain write of a chunk and a FUA write of it between two flushes
+		wr_args=(--no-fua)
+		cuts=$CR_REBUILD_CUTS
 	fi
 	for ((i = 0; i < CR_N; i++)); do
 		m+=("/dev/mapper/m$i")
@@ -247,7 +280,7 @@ crash_replay() {
 	t0=$SECONDS
 	out=$("$CRASHLOG" replay --log "$log" --origin "/tmp/$tag.origin" \
 		--journal "/tmp/$tag.journal" --devices "$devs" --cuts "$cuts" \
-		--seed "$CR_SEED" --cut-log "$STRIA_OUT/$tag.cuts" --summary "/tmp/$tag.summary" 2>&1)
+		"${rb_args[@]}" --seed "$CR_SEED" --cut-log "$STRIA_OUT/$tag.cuts" --summary "/tmp/$tag.summary" 2>&1)
 	printf '%s\n' "$out" | while IFS= read -r l; do diag "$tag: $l"; done
 	diag "$tag: ${times}replay $((SECONDS - t0)) s"
 	cp "/tmp/$tag.summary" "$STRIA_OUT/" 2>/dev/null
@@ -267,7 +300,10 @@ crash_replay() {
 	check_eq "$tag: every block old or new (blocks)" 0 "$(cr_summary "$tag" oon_blocks)"
 	check_eq "$tag: after the resync the check finds only the mismatches planted outside (cuts otherwise)" \
 		0 "$(cr_summary "$tag" mismatch_cuts)"
-	check "$tag: mismatches planted inside the regions to resync" \
+	# with a rebuild in the log, mismatches are planted only below the
+	# rebuild's checkpoint while the role is rebuilding (elsewhere they
+	# would be rebuilt into its data): few cuts have regions to resync there
+	[ "$rebuild" = 1 ] || check "$tag: mismatches planted inside the regions to resync" \
 		test "$(cr_summary "$tag" planted_in)" -gt 0
 	check_eq "$tag: ... every one repaired by the resync" \
 		"$(cr_summary "$tag" planted_in)" "$(cr_summary "$tag" repaired_in)"
@@ -279,6 +315,12 @@ crash_replay() {
 	check_eq "$tag: nothing written outside the superblocks, bitmaps, parity and the log's writes (blocks)" \
 		0 "$(cr_summary "$tag" stray_blocks)"
 	check_eq "$tag: no failure reported" 0 "$(cr_summary "$tag" failures)"
+	if [ "$rebuild" = 1 ]; then
+		check "$tag: cuts where member $CR_REBUILD_ROLE was being rebuilt and the workload writing" \
+			test "$(cr_summary "$tag" rebuilt)" -gt 0 -a "$(cr_summary "$tag" degraded_marked)" -gt 0
+		check "$tag: ... some where the rebuild went on from a checkpoint" \
+			test "$(cr_summary "$tag" resumed)" -gt 0
+	fi
 	if [ "$zeroes" = 1 ]; then
 		check "$tag: blocks read back as the zeroes of a write-zeroes or discard request" \
 			test "$(cr_summary "$tag" zero_reads)" -gt 0

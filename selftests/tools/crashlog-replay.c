@@ -935,15 +935,19 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 		if (role_state(index, r->rebuild_role, rst, sizeof(rst)))
 			snprintf(rst, sizeof(rst), "unknown");
 		rebuilt = !strcmp(rst, "active");
-		if (v.rebuilding >> r->rebuild_role & 1) {
-			/* the spare had the role: the rebuild goes on and ends */
+		if ((v.rebuilding & v.ok) >> r->rebuild_role & 1) {
+			/*
+			 * the spare has the role and its own superblock says
+			 * so: the rebuild goes on and ends (without that
+			 * superblock the device is blank to the assembly)
+			 */
 			if (rebuilt)
 				t->rebuilt_cuts++;
 			else
 				cut_fail(r, t, k, ct, "role %d is %s after the rebuild, not active",
 					 r->rebuild_role, rst);
 		} else {
-			/* failed and no spare yet: it stays degraded */
+			/* failed, no spare yet or not durably: it stays degraded */
 			t->unrebuilt_cuts++;
 		}
 		t->hole_blocks += nhole;

@@ -351,8 +351,11 @@ void sb_view(const struct arr *a, const uint8_t *img, struct sbview *v)
 		return;
 	sb_parse(img + v->fresh * a->member_bytes, &sb, why, sizeof(why));
 	v->active = stria_le32(sb.state) == STRIA_SB_STATE_ACTIVE;
+	v->failed = stria_le64(sb.failed);
+	v->rebuilding = stria_le64(sb.rebuilding);
+	v->rebuild_offset = stria_le64(sb.rebuild_offset);
 	v->insync = ((a->nr < 64 ? 1ULL << a->nr : 0) - 1) &
-		    ~(stria_le64(sb.failed) | stria_le64(sb.rebuilding));
+		    ~(v->failed | v->rebuilding);
 }
 
 bool bit_le(const uint8_t *bm, uint32_t r)

@@ -238,6 +238,7 @@ struct undo {
  * @dev: the member devices (O_DIRECT), @devfd open on them
  * @ctl: /dev/stria-control
  * @lo, @hi: per block, the versions the cut allows (cp_expect())
+ * @zhi: per block, the newest version up to @hi that is zeroes (cp_expect())
  * @u: the tail's undo records
  * @scratch: stripes read back from the members, laid out as @img
  * @out: per-cut log, or NULL
@@ -251,6 +252,11 @@ struct undo {
  * @cut_dropped: 4 KiB data blocks the cut dropped at the version it must
  *	hold (the cut's mark made them durable): a self-test cut must then
  *	find lost writes
+ * @rebuild_role: the role the log fails and rebuilds onto a blank device
+ *	at the same place, or -1 (--rebuild-role)
+ * @hole: per block, while the cut is checked: the block is in the write
+ *	hole (a chunk of @rebuild_role, not rebuilt at the cut, in a stripe
+ *	the assembly must resync): whatever it reads may be wrong
  */
 struct rp {
 	struct log l;
@@ -262,7 +268,7 @@ struct rp {
 	char **dev;
 	int *devfd;
 	int ctl;
-	uint32_t *lo, *hi;
+	uint32_t *lo, *hi, *zhi;
 	struct undo *u;
 	uint32_t nu, capu;
 	uint8_t *scratch;
@@ -273,6 +279,8 @@ struct rp {
 	uint32_t full_every;
 	bool lose;
 	uint32_t cut_dropped;
+	int rebuild_role;
+	uint8_t *hole;
 };
 
 /**
@@ -284,9 +292,12 @@ struct tally {
 	uint32_t assemble_failed, sync_timeouts, stop_failed;
 	uint32_t lost_cuts, oon_cuts, mismatch_cuts, coverage_cuts;
 	uint64_t lost_blocks, oon_blocks, restored_blocks, kept, dropped;
+	uint64_t zero_reads, zero_or_old;
 	uint32_t planted_in, repaired_in, planted_out, found_out;
 	uint32_t failures, full_syncs;
 	uint64_t stray_blocks;
+	uint32_t degraded_cuts, resumed_cuts, rebuilt_cuts, unrebuilt_cuts, degraded_marked;
+	uint64_t hole_blocks, hole_wrong;
 	double t_restore, t_assemble, t_verify, t_check, t_stop;
 };
 
@@ -413,6 +424,9 @@ static void array_write_set(struct rp *r)
 			r->array_writes[m * mb + k] = 1;
 	nst = r->a.g.member_sectors >> r->a.g.chunk_shift;
 	cb = ((uint64_t)SECTOR << r->a.g.chunk_shift) / 4096;
+	/* a rebuild writes every chunk of the role it rebuilds */
+	for (k = 0; r->rebuild_role >= 0 && k < nst * cb; k++)
+		r->array_writes[r->rebuild_role * mb + r->a.data_off / 4096 + k] = 1;
 	for (s = 0; s < nst; s++) {
 		stria_raid56_parity_members(&r->a.g, s, &pm, &qm);
 		for (k = 0; k < cb; k++) {
@@ -499,18 +513,26 @@ static int sysfs_write(const char *path, const char *s)
 	return ret;
 }
 
-static int array_assemble(struct rp *r, uint32_t *index, char *msg, size_t len)
+/*
+ * Assemble the members, all but role @leave_out (-1: all), with
+ * STRIA_ARRAY_F_FORCE when @force.
+ */
+static int array_assemble(struct rp *r, uint32_t *index, char *msg, size_t len,
+			  bool force, int leave_out)
 {
 	uint64_t ptrs[STRIA_GEOM_MAX_MEMBERS];
 	struct stria_ioc_array req;
-	uint32_t i;
+	uint32_t i, n = 0;
 
 	memset(&req, 0, sizeof(req));
 	for (i = 0; i < r->a.nr; i++)
-		ptrs[i] = (uintptr_t)r->dev[i];
+		if ((int)i != leave_out)
+			ptrs[n++] = (uintptr_t)r->dev[i];
 	req.size = sizeof(req);
-	req.nr_members = r->a.nr;
+	req.nr_members = n;
 	req.numa_node = STRIA_NODE_AUTO;
+	if (force)
+		req.flags |= STRIA_ARRAY_F_FORCE;
 	req.members = (uintptr_t)ptrs;
 	memcpy(req.name, r->a.name, sizeof(req.name) - 1);
 	if (ioctl(r->ctl, STRIA_IOC_ASSEMBLE, &req)) {
@@ -572,6 +594,24 @@ static uint64_t array_attr(uint32_t index, const char *attr, const char *field)
 	return p ? strtoull(p + strlen(field), NULL, 10) : UINT64_MAX;
 }
 
+/* The state of role @role in the array's members file ("active", ...), in @st. */
+static int role_state(uint32_t index, int role, char *st, size_t len)
+{
+	char path[96], buf[1024], *line, *save = NULL, dev[64], state[32];
+	int rl;
+
+	snprintf(path, sizeof(path), "/sys/block/stria%u/stria/members", index);
+	if (sysfs_read(path, buf, sizeof(buf)))
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%d %63s %31s", &rl, dev, state) == 3 && rl == role) {
+			snprintf(st, len, "%s", state);
+			return 0;
+		}
+	snprintf(st, len, "absent");
+	return 0;
+}
+
 /* ---- one cut ------------------------------------------------------------- */
 
 static void cut_fail(struct rp *r, struct tally *t, uint32_t k,
@@ -606,11 +646,14 @@ static void flip_byte(struct rp *r, uint32_t m, uint64_t off, uint8_t *buf)
 	pwrite_full(r->devfd[m], buf, 4096, blk, r->dev[m]);
 }
 
-/* Plant a parity mismatch in a random stripe whose region is (@in) or is not in @regs. */
+/*
+ * Plant a parity mismatch in a random stripe below @nst whose region is
+ * (@in) or is not in @regs.
+ */
 static long plant(struct rp *r, const uint8_t *regs, bool in, uint64_t *rng,
-		  uint8_t *buf)
+		  uint8_t *buf, uint64_t nst)
 {
-	uint64_t nst = r->a.g.member_sectors >> r->a.g.chunk_shift, s, cand = 0, pick;
+	uint64_t s, cand = 0, pick;
 	size_t cb = (size_t)SECTOR << r->a.g.chunk_shift;
 	uint32_t pm, qm;
 
@@ -673,15 +716,57 @@ static uint64_t verify_data(struct rp *r, const struct cut *ct, uint32_t k,
 		return 0;
 	}
 	for (off = 0; off < size; off += len) {
+		uint64_t eio = 0;	/* blocks of this piece that read EIO, bit per block */
+
 		len = size - off < IO_CHUNK ? size - off : IO_CHUNK;
-		pread_full(fd, buf, len, off, path);
+		if (pread(fd, buf, len, off) != (ssize_t)len) {
+			/* a stripe that owes a resync the array cannot do (EIO), block by block */
+			for (b = 0; b < len / CP_BLOCK; b++)
+				if (pread(fd, buf + b * CP_BLOCK, CP_BLOCK, off + b * CP_BLOCK) !=
+				    CP_BLOCK)
+					eio |= 1ULL << b;
+		}
 		for (b = off / CP_BLOCK; b < (off + len) / CP_BLOCK; b++) {
 			const uint8_t *p = buf + (b * CP_BLOCK - off);
 			int bad = cp_check(p, r->j.seed, b, &v);
 			bool in_flight = r->hi[b] > r->lo[b];
 
+			if (eio >> (b - off / CP_BLOCK) & 1) {
+				if (r->hole && r->hole[b]) {
+					t->hole_wrong++;
+					continue;
+				}
+				if (lost++ < 3)
+					cut_fail(r, t, k, ct, "block %" PRIu64 ": read error outside the write hole",
+						 b);
+				continue;
+			}
 			if (!bad && v >= r->lo[b] && v <= r->hi[b])
 				continue;
+			/* zeroes: a version when a write of zeroes made them */
+			if (bad && cp_is_zero(p) && r->zhi[b] != CP_NEVER &&
+			    r->zhi[b] >= r->lo[b]) {
+				t->zero_reads++;
+				/* data was allowed too: the zeroes were not yet durable */
+				t->zero_or_old += r->lo[b] < r->zhi[b] || r->hi[b] > r->zhi[b];
+				continue;
+			}
+			if (r->hole && r->hole[b]) {
+				t->hole_wrong++;
+				continue;
+			}
+			if (bad && cp_is_zero(p)) {
+				if (r->zhi[b] != CP_NEVER || !in_flight) {
+					if (lost++ < 3)
+						cut_fail(r, t, k, ct, "block %" PRIu64 ": zeroes (%s), but version %u was acknowledged and flushed",
+							 b, r->zhi[b] != CP_NEVER ? "an older version" :
+							 "never written", r->lo[b]);
+				} else if (oon++ < 3) {
+					cut_fail(r, t, k, ct, "block %" PRIu64 ": zeroes, which no write issued before the cut wrote; old is %u, new up to %u",
+						 b, r->lo[b], r->hi[b]);
+				}
+				continue;
+			}
 			/* older than the durable version, or nothing was in flight */
 			if ((!bad && v < r->lo[b]) || !in_flight) {
 				if (lost++ < 3)
@@ -713,6 +798,9 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 {
 	uint32_t nreg = r->a.region_shift ? r->a.nr_regions : 1, index, nres, i;
 	uint64_t rng = ct->seed ^ 0x9a17, restored, want_skip, skip, mism, stray = 0, lost;
+	uint64_t b, nhole = 0, plant_below;
+	bool degraded, rebuilt = true, bad_parity = false;
+	char rst[32];
 	uint8_t regs[STRIA_SB_BITMAP_MAX_REGIONS > 65536 ? 65536 : STRIA_SB_BITMAP_MAX_REGIONS];
 	long in_stripe, out_stripe;
 	double t0 = now(), t1;
@@ -723,7 +811,7 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 	if (nreg > sizeof(regs))
 		die("%u bitmap regions: a test array has fewer", nreg);
 	rp_advance(r, ct->flush > 0 ? ct->flush : 0);
-	cp_expect(&r->j, ct->mark, ct->stopped, r->lo, r->hi);
+	cp_expect(&r->j, ct->mark, ct->stopped, r->lo, r->hi, r->zhi);
 	r->cut_dropped = 0;
 	rp_tail(r, ct, t);
 	full = !(k % r->full_every);
@@ -748,8 +836,32 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 			want_skip -= (s1 < r->a.g.member_sectors ? s1 : r->a.g.member_sectors) - s0;
 		}
 	rp_undo(r);
-	in_stripe = plant(r, regs, true, &rng, buf);
-	out_stripe = plant(r, regs, false, &rng, buf);
+	degraded = r->rebuild_role >= 0 &&
+		   ((v.failed | v.rebuilding) >> r->rebuild_role & 1);
+	memset(r->hole, 0, r->j.blocks);
+	for (b = 0; degraded && b < r->j.blocks; b++) {
+		struct stria_stripe st;
+		struct stria_loc loc;
+
+		stria_raid56_map(&r->a.g, b * (CP_BLOCK / SECTOR), &loc, &st);
+		if (loc.member == (uint32_t)r->rebuild_role &&
+		    regs[region_of_stripe(&r->a, loc.sector >> r->a.g.chunk_shift)] &&
+		    ((v.failed >> r->rebuild_role & 1) || loc.sector >= v.rebuild_offset))
+			nhole += r->hole[b] = 1;
+	}
+	/*
+	 * Degraded, a mismatch planted where the rebuild has not been would
+	 * be rebuilt into the role's data: plant only below the rebuild's
+	 * checkpoint, where every chunk is there (none while the role is
+	 * failed). The resync of the regions to resync, once the rebuild
+	 * has made the array whole, must repair the one inside.
+	 */
+	plant_below = r->a.g.member_sectors >> r->a.g.chunk_shift;
+	if (degraded)
+		plant_below = v.failed >> r->rebuild_role & 1 ? 0 :
+			      v.rebuild_offset >> r->a.g.chunk_shift;
+	in_stripe = plant(r, regs, true, &rng, buf, plant_below);
+	out_stripe = plant(r, regs, false, &rng, buf, plant_below);
 	if (r->corrupt) {
 		struct stria_stripe st;
 		struct stria_loc loc;
@@ -773,11 +885,19 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 	if (r->out && r->lose)
 		fprintf(r->out, "  dropped %u data blocks of acknowledged, flushed writes\n",
 			r->cut_dropped);
+	if (r->out && degraded)
+		fprintf(r->out, "  role %d %s%s, rebuilt to member sector %" PRIu64
+			"; %" PRIu64 " blocks of it in the write hole\n", r->rebuild_role,
+			v.failed >> r->rebuild_role & 1 ? "failed" : "rebuilding",
+			v.active ? " (dirty: forced)" : "", v.rebuild_offset, nhole);
 	t1 = now();
 	t->t_restore += t1 - t0;
 	t0 = t1;
 
-	if (array_assemble(r, &index, msg, sizeof(msg))) {
+	/* a failed role's device is left out, as an operator would */
+	if (array_assemble(r, &index, msg, sizeof(msg), degraded,
+			   degraded && (v.failed >> r->rebuild_role & 1) ?
+			   r->rebuild_role : -1)) {
 		t->assemble_failed++;
 		cut_fail(r, t, k, ct, "assembly refused: %s", msg);
 		return;
@@ -791,7 +911,12 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 	}
 	if (v.active) {
 		t->resynced++;
-		if (r->a.region_shift) {
+		/*
+		 * Degraded, what the rebuild writes makes each stripe whole,
+		 * and the sync's skipped count is the rebuild's: the parity
+		 * check below is the verdict
+		 */
+		if (r->a.region_shift && !degraded) {
 			skip = array_attr(index, "bitmap", "resync_skipped_sectors ");
 			if (skip != want_skip) {
 				t->coverage_cuts++;
@@ -802,6 +927,30 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 		}
 	} else {
 		t->clean++;
+	}
+	if (degraded) {
+		t->degraded_cuts++;
+		t->degraded_marked += ct->mark > 0;
+		t->resumed_cuts += (v.rebuilding >> r->rebuild_role & 1) && v.rebuild_offset;
+		if (role_state(index, r->rebuild_role, rst, sizeof(rst)))
+			snprintf(rst, sizeof(rst), "unknown");
+		rebuilt = !strcmp(rst, "active");
+		if ((v.rebuilding & v.ok) >> r->rebuild_role & 1) {
+			/*
+			 * the spare has the role and its own superblock says
+			 * so: the rebuild goes on and ends (without that
+			 * superblock the device is blank to the assembly)
+			 */
+			if (rebuilt)
+				t->rebuilt_cuts++;
+			else
+				cut_fail(r, t, k, ct, "role %d is %s after the rebuild, not active",
+					 r->rebuild_role, rst);
+		} else {
+			/* failed, no spare yet or not durably: it stays degraded */
+			t->unrebuilt_cuts++;
+		}
+		t->hole_blocks += nhole;
 	}
 	t1 = now();
 	t->t_assemble += t1 - t0;
@@ -817,12 +966,17 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 	t0 = t1;
 
 	snprintf(msg, sizeof(msg), "/sys/block/stria%u/stria/sync_action", index);
-	if (sysfs_write(msg, "check") || array_wait_idle(index, 600)) {
+	if (!rebuilt) {
+		/* degraded: nothing to check parity against */
+		mism = 0;
+	} else if (sysfs_write(msg, "check") || array_wait_idle(index, 600)) {
 		t->sync_timeouts++;
 		cut_fail(r, t, k, ct, "the scrub check did not run or end");
 	}
-	mism = array_attr(index, "mismatch_cnt", NULL);
+	if (rebuilt)
+		mism = array_attr(index, "mismatch_cnt", NULL);
 	if (mism != (out_stripe >= 0 ? 8U : 0U)) {
+		bad_parity = true;
 		t->mismatch_cuts++;
 		cut_fail(r, t, k, ct, "the check after the resync counts %" PRIu64
 			 " mismatched parity sectors; %u were planted outside the resync",
@@ -838,6 +992,18 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 		t->stop_failed++;
 		cut_fail(r, t, k, ct, "stop: %s", msg);
 		die("cannot go on with the array running");
+	}
+	if (bad_parity && r->out) {
+		/* where, for the report: which stripes, and which side of a rebuild */
+		uint64_t nst = r->a.g.member_sectors >> r->a.g.chunk_shift, st;
+
+		fprintf(r->out, "  stripes with parity that does not match, on the members after the stop:");
+		for (st = 0; st < nst; st++)
+			if ((long)st != out_stripe && stripe_on_devices(r, st))
+				fprintf(r->out, " %" PRIu64 "%s", st, !degraded ? "" :
+					(st << r->a.g.chunk_shift) < v.rebuild_offset ?
+					" (below the rebuild's checkpoint)" : " (above it)");
+		fprintf(r->out, "\n");
 	}
 	if (in_stripe >= 0) {
 		uint32_t bad = stripe_on_devices(r, in_stripe);
@@ -881,13 +1047,14 @@ int cmd_replay(int argc, char **argv)
 		{ "corrupt-data", no_argument, NULL, 'C' },
 		{ "full-every", required_argument, NULL, 'F' },
 		{ "drop-flushes", no_argument, NULL, 'D' },
+		{ "rebuild-role", required_argument, NULL, 'R' },
 		{ 0 }
 	};
 	const char *log_path = NULL, *origin = NULL, *journal = NULL;
 	const char *cut_log = NULL, *summary = NULL;
 	char *devices = NULL, why[256];
 	uint32_t want = 0, ncuts, nsync, nr, i, mark = 0;
-	uint64_t seed = 1;
+	uint64_t seed = 1, rebuild_role = UINT64_MAX;
 	struct tally t = { 0 };
 	struct rp r = { 0 };
 	struct cut *cuts;
@@ -911,11 +1078,12 @@ int cmd_replay(int argc, char **argv)
 		case 'C': r.corrupt = true; break;
 		case 'F': r.full_every = num(optarg, "--full-every"); break;
 		case 'D': r.lose = true; break;
+		case 'R': rebuild_role = num(optarg, "--rebuild-role"); break;
 		default: die("replay: bad option");
 		}
 	}
 	if (!log_path || !origin || !journal || !devices)
-		die("usage: replay --log LOG --origin IMAGE --journal FILE --devices DEV,DEV,... [--cuts N|all] [--seed S] [--cut-log FILE] [--summary FILE] [--corrupt-data] [--drop-flushes] [--full-every N]");
+		die("usage: replay --log LOG --origin IMAGE --journal FILE --devices DEV,DEV,... [--cuts N|all] [--seed S] [--cut-log FILE] [--summary FILE] [--corrupt-data] [--drop-flushes] [--full-every N] [--rebuild-role ROLE]");
 	if (want && want < 4)
 		die("--cuts: at least 4");
 	split_devices(&r, devices, &nr);
@@ -929,6 +1097,16 @@ int cmd_replay(int argc, char **argv)
 		die("%s: %" PRIu64 " bytes do not split into %u members of whole 4 KiB blocks",
 		    origin, r.img_len, nr);
 	arr_init(&r.a, r.img, nr, r.img_len / nr);
+	r.rebuild_role = -1;
+	if (rebuild_role != UINT64_MAX) {
+		if (rebuild_role >= nr)
+			die("--rebuild-role %" PRIu64 ": the array has roles 0 to %u",
+			    rebuild_role, nr - 1);
+		r.rebuild_role = (int)rebuild_role;
+	}
+	r.hole = calloc(r.j.blocks, 1);
+	if (!r.hole)
+		die("out of memory");
 	for (i = 0; i < nr; i++) {
 		r.devfd[i] = open(r.dev[i], O_RDWR | O_DIRECT);
 		if (r.devfd[i] < 0)
@@ -945,6 +1123,7 @@ int cmd_replay(int argc, char **argv)
 		die("%s: %s", cut_log, strerror(errno));
 	r.lo = calloc(r.j.blocks, sizeof(*r.lo));
 	r.hi = calloc(r.j.blocks, sizeof(*r.hi));
+	r.zhi = calloc(r.j.blocks, sizeof(*r.zhi));
 	r.scratch = xalloc(r.img_len);
 	r.may_change = calloc(r.img_len / 4096, 1);
 	if (!r.may_change)
@@ -953,7 +1132,7 @@ int cmd_replay(int argc, char **argv)
 		r.full_every = 16;
 	array_write_set(&r);
 	buf = xalloc(IO_CHUNK);
-	if (!r.lo || !r.hi)
+	if (!r.lo || !r.hi || !r.zhi)
 		die("out of memory");
 	gf_init();
 
@@ -1015,6 +1194,8 @@ int cmd_replay(int argc, char **argv)
 	       t.lost_blocks, t.lost_cuts);
 	printf("neither old nor new: %" PRIu64 " blocks at %u cuts\n",
 	       t.oon_blocks, t.oon_cuts);
+	printf("blocks read as zeroes a write-zeroes or discard request wrote: %" PRIu64
+	       " (%" PRIu64 " where data was allowed too)\n", t.zero_reads, t.zero_or_old);
 	printf("parity: %u cuts where the check after the resync found other than the planted mismatch\n",
 	       t.mismatch_cuts);
 	printf("planted inside the regions to resync: %u, repaired by the resync: %u\n",
@@ -1024,6 +1205,11 @@ int cmd_replay(int argc, char **argv)
 	if (r.a.region_shift)
 		printf("resync coverage other than the bitmaps say: %u cuts\n",
 		       t.coverage_cuts);
+	if (r.rebuild_role >= 0)
+		printf("role %d failed or being rebuilt at %u cuts (%u of them after the workload's first mark; the rebuild going on from a checkpoint at %u): rebuilt after the assembly at %u, no spare yet at %u; %" PRIu64
+		       " blocks in the write hole, %" PRIu64 " of them read wrong or failed\n",
+		       r.rebuild_role, t.degraded_cuts, t.degraded_marked, t.resumed_cuts, t.rebuilt_cuts,
+		       t.unrebuilt_cuts, t.hole_blocks, t.hole_wrong);
 	printf("members compared whole at %u points: %" PRIu64 " blocks changed outside the superblocks, bitmaps, parity and the log's writes\n",
 	       t.full_syncs, t.stray_blocks);
 	printf("time: %.1f s, %.2f s a cut (restore %.1f, assemble and resync %.1f, verify %.1f, check %.1f, stop %.1f)\n",
@@ -1038,13 +1224,18 @@ int cmd_replay(int argc, char **argv)
 			"lost_blocks %" PRIu64 "\nlost_cuts %u\noon_blocks %" PRIu64
 			"\noon_cuts %u\nmismatch_cuts %u\nplanted_in %u\nrepaired_in %u\n"
 			"planted_out %u\nfound_out %u\ncoverage_cuts %u\nstray_blocks %" PRIu64
-			"\nfailures %u\nlose %u\nlose_expected %u\nlose_caught %u\nseconds %.0f\n",
+			"\nfailures %u\nlose %u\nlose_expected %u\nlose_caught %u\nseconds %.0f\n"
+			"zero_reads %" PRIu64 "\nzero_or_old %" PRIu64 "\n"
+			"degraded %u\ndegraded_marked %u\nresumed %u\nrebuilt %u\nunrebuilt %u\nhole_blocks %" PRIu64
+			"\nhole_wrong %" PRIu64 "\n",
 			t.cuts, nsync, t.by_mode[0], t.by_mode[1], t.by_mode[2],
 			t.resynced, t.clean, t.assemble_failed, t.sync_timeouts,
 			t.lost_blocks, t.lost_cuts, t.oon_blocks, t.oon_cuts,
 			t.mismatch_cuts, t.planted_in, t.repaired_in, t.planted_out,
 			t.found_out, t.coverage_cuts, t.stray_blocks, t.failures,
-			t.by_mode[LW_CUT_LOSE], t.lose_expected, t.lose_caught, now() - t0);
+			t.by_mode[LW_CUT_LOSE], t.lose_expected, t.lose_caught, now() - t0,
+			t.zero_reads, t.zero_or_old, t.degraded_cuts, t.degraded_marked, t.resumed_cuts,
+			t.rebuilt_cuts, t.unrebuilt_cuts, t.hole_blocks, t.hole_wrong);
 		fclose(f);
 	}
 	if (r.out)

@@ -16,6 +16,7 @@
 
 #include <linux/aio_abi.h>
 #include <linux/dm-ioctl.h>
+#include <linux/fs.h>
 
 #include "crashlog.h"
 
@@ -75,6 +76,9 @@ static void dm_mark(int ctl, const char *dm, const char *name)
  * @slot: the writes in flight
  * @acked: writes acknowledged and not yet covered by a flush (no dsync)
  * @dsynced: RWF_DSYNC writes acknowledged since the last mark
+ * @zeroes: some writes are write-zeroes or discard requests instead
+ * @nzero: of those, per CP_ZERO_* kind
+ * @no_dsync: no RWF_DSYNC batches (--no-fua)
  */
 struct wr {
 	int fd;
@@ -95,6 +99,9 @@ struct wr {
 	} slot[MAX_QD];
 	uint32_t *acked, nacked;
 	uint32_t *dsynced, ndsynced;
+	bool zeroes;
+	uint32_t nzero[CP_ZERO_DISCARD + 1];
+	bool no_dsync;
 };
 
 static uint32_t rnd(struct wr *w, uint32_t n)
@@ -205,10 +212,74 @@ static void wr_pick(struct wr *w, uint32_t lo, uint32_t len, uint32_t *first,
 	*nr = n;
 }
 
+/* A new write at the journal's end; the blocks' versions counted. */
+static void wr_record(struct wr *w, uint32_t first, uint32_t nr,
+				  bool dsync, uint32_t zero)
+{
+	struct cp_write *cw;
+
+	if (w->j.nr == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 1024;
+		w->j.w = realloc(w->j.w, w->cap * sizeof(*w->j.w));
+		w->acked = realloc(w->acked, w->cap * sizeof(*w->acked));
+		w->dsynced = realloc(w->dsynced, w->cap * sizeof(*w->dsynced));
+		if (!w->j.w || !w->acked || !w->dsynced)
+			die("out of memory");
+	}
+	cw = &w->j.w[w->j.nr];
+	*cw = (struct cp_write){ .first = first, .nr = nr, .issued = w->marks,
+				 .durable = CP_NEVER, .dsync = dsync,
+				 .zero = zero };
+}
+
+/*
+ * Zeroes while the batch's other writes are in flight: a write-zeroes
+ * request (BLKZEROOUT) of any blocks in [@lo, @lo + @len), or a discard
+ * (BLKDISCARD) of 1 to 4 whole stripes anywhere in the span, which stria's
+ * RAID5/6 turn into zeroes on every member (a discard's partial stripes it
+ * leaves alone, so the writer sends none). A discard outside the batch's
+ * window often reaches into a bitmap region whose bit was cleared since it
+ * was last written. Synchronous: acknowledged when the ioctl returns,
+ * durable at the next flush.
+ */
+static void wr_zero(struct wr *w, uint32_t lo, uint32_t len)
+{
+	uint32_t kind = rnd(w, 2) ? CP_ZERO_DISCARD : CP_ZERO_WZ;
+	uint32_t first, nr, k, tries = 0, ns = w->span / w->stripe, n;
+	uint64_t range[2];
+
+	for (;;) {
+		if (kind == CP_ZERO_DISCARD) {
+			/* 1 to 4 stripes: up to two bitmap regions */
+			n = 1 + rnd(w, 4);
+			if (n > ns)
+				n = ns;
+			first = rnd(w, ns - n + 1) * w->stripe;
+			nr = n * w->stripe;
+		} else {
+			wr_pick(w, lo, len, &first, &nr);
+		}
+		if (!wr_overlaps(w, first, nr))
+			break;
+		if (++tries % 4 == 0)
+			wr_reap(w, 1);
+	}
+	wr_record(w, first, nr, false, kind);
+	for (k = 0; k < nr; k++)
+		++w->ver[first + k];
+	range[0] = (uint64_t)first * CP_BLOCK;
+	range[1] = (uint64_t)nr * CP_BLOCK;
+	if (ioctl(w->fd, kind == CP_ZERO_DISCARD ? BLKDISCARD : BLKZEROOUT, range))
+		die("%s of blocks %u+%u: %s",
+		    kind == CP_ZERO_DISCARD ? "discard" : "write-zeroes", first, nr,
+		    strerror(errno));
+	w->acked[w->nacked++] = w->j.nr++;
+	w->nzero[kind]++;
+}
+
 static void wr_submit(struct wr *w, uint32_t lo, uint32_t len, bool dsync)
 {
 	uint32_t first, nr, s, k, tries = 0;
-	struct cp_write *cw;
 	struct iocb *cbp;
 
 	for (;;) {
@@ -225,17 +296,7 @@ static void wr_submit(struct wr *w, uint32_t lo, uint32_t len, bool dsync)
 		if (++tries % 4 == 0)
 			wr_reap(w, 1);
 	}
-	if (w->j.nr == w->cap) {
-		w->cap = w->cap ? 2 * w->cap : 1024;
-		w->j.w = realloc(w->j.w, w->cap * sizeof(*w->j.w));
-		w->acked = realloc(w->acked, w->cap * sizeof(*w->acked));
-		w->dsynced = realloc(w->dsynced, w->cap * sizeof(*w->dsynced));
-		if (!w->j.w || !w->acked || !w->dsynced)
-			die("out of memory");
-	}
-	cw = &w->j.w[w->j.nr];
-	*cw = (struct cp_write){ .first = first, .nr = nr, .issued = w->marks,
-				 .durable = CP_NEVER, .dsync = dsync };
+	wr_record(w, first, nr, dsync, CP_ZERO_NONE);
 	for (k = 0; k < nr; k++)
 		cp_fill(w->slot[s].buf + (size_t)k * CP_BLOCK, w->j.seed,
 			first + k, ++w->ver[first + k]);
@@ -269,8 +330,8 @@ static void wr_journal(const struct wr *w, const char *path)
 
 		if (cw->durable != CP_NEVER)
 			snprintf(dur, sizeof(dur), "%u", cw->durable);
-		fprintf(f, "W %u %u %u %s %u\n", cw->first, cw->nr, cw->issued,
-			dur, cw->dsync);
+		fprintf(f, "W %u %u %u %s %u %u\n", cw->first, cw->nr, cw->issued,
+			dur, cw->dsync, cw->zero);
 	}
 	if (fclose(f))
 		die("%s: %s", path, strerror(errno));
@@ -299,6 +360,13 @@ static void wr_prefill(struct wr *w)
  * and (four in five) at the end. Every sixth batch is followed by a pause,
  * so the bitmap's clearing runs between batches.
  *
+ * With no_dsync (a rebuild in the log: its plain writes of a chunk may
+ * land before a FUA write of it between two flushes, an order the log
+ * cannot tell), no batch is RWF_DSYNC.
+ *
+ * With zeroes, one write in five of a batch without RWF_DSYNC is a
+ * write-zeroes or a discard request (wr_zero()).
+ *
  * A FUA batch has a flush before it (when writes are unflushed) and after
  * it: dm-log-writes logs a FUA write when it completes but a plain one at
  * the next flush, so a plain write and a FUA write to the same sectors
@@ -310,7 +378,7 @@ static void wr_run(struct wr *w, uint32_t batches, uint32_t pause_ms)
 	uint32_t b, i;
 
 	for (b = 0; b < batches; b++) {
-		bool dsync = b % 4 == 3;
+		bool dsync = b % 4 == 3 && !w->no_dsync;
 		uint32_t n = 8 + rnd(w, 9), half = n / 2;
 		uint32_t lo = rnd(w, (w->span - w->window) / w->window + 1) *
 			      w->window;
@@ -319,7 +387,10 @@ static void wr_run(struct wr *w, uint32_t batches, uint32_t pause_ms)
 			wr_flush(w);
 		wr_mark(w);
 		for (i = 0; i < n; i++) {
-			wr_submit(w, lo, w->window, dsync);
+			if (w->zeroes && !dsync && rnd(w, 5) == 0)
+				wr_zero(w, lo, w->window);
+			else
+				wr_submit(w, lo, w->window, dsync);
 			if (!dsync && i == half) {
 				wr_reap(w, 0);
 				wr_flush(w);
@@ -354,6 +425,8 @@ int cmd_write(int argc, char **argv)
 		{ "qd", required_argument, NULL, 'q' },
 		{ "pause-ms", required_argument, NULL, 'p' },
 		{ "prefill", no_argument, NULL, 'P' },
+		{ "zeroes", no_argument, NULL, 'Z' },
+		{ "no-fua", no_argument, NULL, 'N' },
 		{ 0 }
 	};
 	const char *dev = NULL, *journal = NULL;
@@ -376,11 +449,13 @@ int cmd_write(int argc, char **argv)
 		case 'q': w.qd = num(optarg, "--qd"); break;
 		case 'p': pause_ms = num(optarg, "--pause-ms"); break;
 		case 'P': prefill = true; break;
+		case 'Z': w.zeroes = true; break;
+		case 'N': w.no_dsync = true; break;
 		default: die("write: bad option");
 		}
 	}
 	if (!dev || (!prefill && (!w.dm || !journal || !w.stripe || !w.window)))
-		die("usage: write --dev ARRAY --prefill --seed S | write --dev ARRAY --dm LOGDEV --journal FILE --stripe-blocks N --window-blocks N [--span-blocks N] [--seed S] [--batches N] [--qd N] [--pause-ms MS]");
+		die("usage: write --dev ARRAY --prefill --seed S | write --dev ARRAY --dm LOGDEV --journal FILE --stripe-blocks N --window-blocks N [--span-blocks N] [--seed S] [--batches N] [--qd N] [--pause-ms MS] [--zeroes] [--no-fua]");
 	if (!w.qd || w.qd > MAX_QD)
 		die("--qd must be 1 to %u", MAX_QD);
 	w.fd = open(dev, O_RDWR | O_DIRECT);
@@ -396,6 +471,9 @@ int cmd_write(int argc, char **argv)
 		w.span = w.blocks;
 	if (w.span > w.blocks || w.window > w.span || w.stripe > w.window)
 		die("need stripe <= window <= span <= %u blocks", w.blocks);
+	if (w.zeroes && w.span % w.stripe)
+		die("--zeroes: the span (%u blocks) must be whole stripes of %u blocks",
+		    w.span, w.stripe);
 	w.rng = cp_block_seed(w.j.seed, 0x5eed, 0);
 	w.ver = calloc(w.blocks, sizeof(*w.ver));
 	w.ctl = open("/dev/mapper/control", O_RDWR);
@@ -407,8 +485,12 @@ int cmd_write(int argc, char **argv)
 		w.slot[s].buf = xalloc((size_t)(4 + 2 * w.stripe) * CP_BLOCK);
 	wr_run(&w, batches, pause_ms);
 	wr_journal(&w, journal);
-	printf("wrote %u writes in %u batches, %u marks (seed %" PRIu64 ")\n",
+	printf("wrote %u writes in %u batches, %u marks (seed %" PRIu64 ")",
 	       w.j.nr, batches, w.marks, w.j.seed);
+	if (w.zeroes)
+		printf(", of them %u write-zeroes and %u discard requests",
+		       w.nzero[CP_ZERO_WZ], w.nzero[CP_ZERO_DISCARD]);
+	printf("\n");
 	return 0;
 }
 
@@ -418,7 +500,7 @@ int cmd_verify(int argc, char **argv)
 	uint8_t *buf = xalloc(IO_CHUNK);
 	uint64_t size, off, len, b, v, bad = 0;
 	struct cp_journal j;
-	uint32_t *lo, *hi;
+	uint32_t *lo, *hi, *zhi;
 	char why[256];
 	FILE *f;
 	int fd;
@@ -438,20 +520,28 @@ int cmd_verify(int argc, char **argv)
 		    size / CP_BLOCK, j.blocks);
 	lo = calloc(j.blocks, sizeof(*lo));
 	hi = calloc(j.blocks, sizeof(*hi));
-	if (!lo || !hi)
+	zhi = calloc(j.blocks, sizeof(*zhi));
+	if (!lo || !hi || !zhi)
 		die("out of memory");
-	cp_expect(&j, 0, true, lo, hi);
+	cp_expect(&j, 0, true, lo, hi, zhi);
 	for (off = 0; off < size; off += len) {
 		len = size - off < IO_CHUNK ? size - off : IO_CHUNK;
 		pread_full(fd, buf, len, off, argv[1]);
 		for (b = off / CP_BLOCK; b < (off + len) / CP_BLOCK; b++) {
-			int r = cp_check(buf + (b * CP_BLOCK - off), j.seed, b, &v);
+			const uint8_t *p = buf + (b * CP_BLOCK - off);
+			int r = cp_check(p, j.seed, b, &v);
 
-			if (!r && v == hi[b])
+			if (zhi[b] == hi[b] ? cp_is_zero(p) : !r && v == hi[b])
 				continue;
-			if (bad++ < MAX_REPORT)
+			if (bad++ >= MAX_REPORT)
+				continue;
+			if (zhi[b] == hi[b])
+				printf("block %" PRIu64 ": not zeroes, the last write (version %u) was\n",
+				       b, hi[b]);
+			else
 				printf("block %" PRIu64 ": %s %" PRIu64 ", the last written is %u\n",
-				       b, r ? "not a whole version; claims" : "version", v, hi[b]);
+				       b, cp_is_zero(p) ? "zeroes; claims" :
+				       r ? "not a whole version; claims" : "version", v, hi[b]);
 		}
 	}
 	printf("verify: %u blocks, %u writes: %" PRIu64 " blocks wrong\n", j.blocks,

@@ -68,12 +68,16 @@ struct arr {
  * @insync: roles in sync by the freshest: not failed, not rebuilding
  * @events: per member
  * @state: per member
+ * @failed: roles failed by the freshest
+ * @rebuilding: roles being rebuilt by the freshest
+ * @rebuild_offset: member sectors of the data area rebuilt on @rebuilding
  */
 struct sbview {
 	uint64_t ok;
 	int fresh;
 	bool active;
 	uint64_t insync;
+	uint64_t failed, rebuilding, rebuild_offset;
 	uint64_t events[STRIA_GEOM_MAX_MEMBERS];
 	uint32_t state[STRIA_GEOM_MAX_MEMBERS];
 };

@@ -22,6 +22,9 @@
  *     made durable: by a flush (fdatasync) issued after it was
  *     acknowledged and completed before the mark, or, for a write with
  *     RWF_DSYNC (FUA), by its acknowledgement. CP_NEVER if no such mark.
+ * A write of zeroes (a write-zeroes or a stripe-aligned discard request,
+ * CP_ZERO_*) is a version too: the blocks it covers hold zeroes at it, and
+ * the next write of a block names the version after it.
  * Writes in flight never overlap, so a block's versions are issued, and
  * land, in order. The mark CP_MARK_STOPPED, sent after the array was
  * stopped cleanly, makes every write durable.
@@ -46,6 +49,22 @@
 #define CP_MARK_PREFIX		"stria-crash-"
 #define CP_MARK_STOPPED		"stria-crash-stopped"
 #define CP_JOURNAL_HEAD		"stria-crash-journal 1"
+
+/* what a write of the journal is: data, or zeroes by one of two requests */
+#define CP_ZERO_NONE		0U	/* data (crashpat blocks) */
+#define CP_ZERO_WZ		1U	/* write-zeroes (BLKZEROOUT) */
+#define CP_ZERO_DISCARD		2U	/* discard of whole stripes (BLKDISCARD) */
+
+/* cp_is_zero() - does @buf (CP_BLOCK bytes) hold only zeroes? */
+static inline bool cp_is_zero(const uint8_t *buf)
+{
+	size_t i;
+
+	for (i = 0; i < CP_BLOCK; i++)
+		if (buf[i])
+			return false;
+	return true;
+}
 
 /**
  * cp_mark_number() - the number of one of the writer's marks
@@ -142,6 +161,7 @@ static inline int cp_check(const uint8_t *buf, uint64_t seed, uint64_t b,
  * @issued: last mark sent before it was issued
  * @durable: first mark after which it is durable, or CP_NEVER
  * @dsync: written with RWF_DSYNC
+ * @zero: CP_ZERO_NONE for data, else the request that wrote zeroes
  */
 struct cp_write {
 	uint32_t first;
@@ -149,6 +169,7 @@ struct cp_write {
 	uint32_t issued;
 	uint32_t durable;
 	uint32_t dsync;
+	uint32_t zero;
 };
 
 /**
@@ -197,12 +218,15 @@ static inline int cp_journal_parse(struct cp_journal *j, FILE *f, char *why,
 	j->blocks = blocks;
 	j->marks = marks;
 	while (fgets(line, sizeof(line), f)) {
-		struct cp_write w;
+		struct cp_write w = { .zero = CP_ZERO_NONE };
 		char dur[16];
+		int nf;
 
 		lineno++;
-		if (sscanf(line, "W %u %u %u %15s %u", &w.first, &w.nr,
-			   &w.issued, dur, &w.dsync) != 5)
+		/* the sixth field, the kind of zeroes, is new: optional */
+		nf = sscanf(line, "W %u %u %u %15s %u %u", &w.first, &w.nr,
+			    &w.issued, dur, &w.dsync, &w.zero);
+		if (nf != 5 && nf != 6)
 			goto bad;
 		if (!strcmp(dur, "never"))
 			w.durable = CP_NEVER;
@@ -212,7 +236,8 @@ static inline int cp_journal_parse(struct cp_journal *j, FILE *f, char *why,
 		    !w.issued || w.issued > marks || w.issued < prev_issued ||
 		    (w.durable != CP_NEVER &&
 		     (w.durable <= w.issued || w.durable > marks)) ||
-		    w.dsync > 1)
+		    w.dsync > 1 || w.zero > CP_ZERO_DISCARD ||
+		    (w.zero && w.dsync))
 			goto bad;
 		prev_issued = w.issued;
 		if (j->nr == cap) {
@@ -252,18 +277,23 @@ bad:
  *	newest durable one; 0, the prefill, is durable from the start)
  * @hi: filled, per block: the newest version that may be there (written
  *	by a write issued before the cut)
+ * @zhi: filled unless NULL, per block: the newest version up to @hi that
+ *	is zeroes, CP_NEVER when none
  *
  * The block may hold any version from @lo to @hi: the durable one, or one
  * written after it while the power went (old or new). Versions below @lo
- * are lost acknowledged writes.
+ * are lost acknowledged writes. Zeroes are one of them when @zhi >= @lo.
  */
 static inline void cp_expect(const struct cp_journal *j, uint32_t mark,
-			     bool stopped, uint32_t *lo, uint32_t *hi)
+			     bool stopped, uint32_t *lo, uint32_t *hi,
+			     uint32_t *zhi)
 {
 	uint32_t i, k, *ver = calloc(j->blocks, sizeof(*ver));
 
 	memset(lo, 0, j->blocks * sizeof(*lo));
 	memset(hi, 0, j->blocks * sizeof(*hi));
+	for (i = 0; zhi && i < j->blocks; i++)
+		zhi[i] = CP_NEVER;
 	if (!ver)
 		abort();
 	for (i = 0; i < j->nr; i++) {
@@ -278,6 +308,8 @@ static inline void cp_expect(const struct cp_journal *j, uint32_t mark,
 				lo[k] = ver[k];
 			if (may)
 				hi[k] = ver[k];
+			if (may && zhi && w->zero)
+				zhi[k] = ver[k];
 		}
 	}
 	free(ver);

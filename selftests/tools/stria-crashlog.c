@@ -87,7 +87,7 @@ static int cmd_order(int argc, char **argv)
 		{ 0 }
 	};
 	const char *log_path = NULL, *origin = NULL;
-	uint64_t img_len, checked = 0, bad = 0, nfua = 0, nflush = 0;
+	uint64_t img_len, checked = 0, bad = 0, nfua = 0, nflush = 0, skipped = 0;
 	bool ignore_fua = false, late;
 	struct { uint64_t off, len; const uint8_t *data; } *pend;
 	uint32_t nr = 0, m, k;
@@ -161,6 +161,15 @@ static int cmd_order(int argc, char **argv)
 			if (stale)
 				sb_view(&a, img, &v);
 			stale = false;
+			/*
+			 * A member failed or being rebuilt: a rebuild writes
+			 * every region, dirty or not, and a device out of the
+			 * array is not the array's to order
+			 */
+			if (!(v.insync >> m & 1)) {
+				skipped++;
+				continue;
+			}
 			checked++;
 			for (k = 0, late = false; k < a.nr; k++) {
 				uint64_t s0 = (moff - a.data_off) / SECTOR;
@@ -196,6 +205,9 @@ static int cmd_order(int argc, char **argv)
 	       " data and parity writes checked against the superblocks%s of every in-sync member%s: %" PRIu64 " out of order\n",
 	       l.n, nflush, nfua, checked, a.region_shift ? " and bitmaps" : "",
 	       ignore_fua ? " (FUA taken as volatile: a self-test of this check)" : "", bad);
+	if (skipped)
+		printf("order: %" PRIu64 " writes to a member failed or being rebuilt not checked\n",
+		       skipped);
 	free(img);
 	return bad ? EXIT_CHECK : 0;
 }
@@ -306,13 +318,14 @@ static void usage(void)
 		"  write --dev ARRAY --prefill [--seed S]\n"
 		"  write --dev ARRAY --dm LOGDEV --journal FILE --stripe-blocks N --window-blocks N\n"
 		"        [--span-blocks N] [--seed S] [--batches N] [--qd N] [--pause-ms MS]\n"
+		"        [--zeroes] [--no-fua]\n"
 		"  verify ARRAY JOURNAL\n"
 		"  dump LOG\n"
 		"  compare LOG IMAGE DEVICE\n"
 		"  order --log LOG --origin IMAGE --members N [--ignore-fua]\n"
 		"  replay --log LOG --origin IMAGE --journal FILE --devices DEV,DEV,...\n"
 		"        [--cuts N|all] [--seed S] [--cut-log FILE] [--summary FILE]\n"
-		"        [--corrupt-data] [--drop-flushes] [--full-every N]\n");
+		"        [--corrupt-data] [--drop-flushes] [--full-every N] [--rebuild-role ROLE]\n");
 	exit(EXIT_USAGE);
 }
 

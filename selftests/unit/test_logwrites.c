@@ -372,18 +372,18 @@ static void test_journal(void)
 	    j.w[1].durable == CP_NEVER && j.w[2].dsync, "a journal reads back");
 	if (r)
 		return;
-	cp_expect(&j, 0, false, lo, hi);
+	cp_expect(&j, 0, false, lo, hi, NULL);
 	tap(!lo[0] && !hi[0] && !hi[5], "before mark 1: only the prefill");
-	cp_expect(&j, 1, false, lo, hi);
+	cp_expect(&j, 1, false, lo, hi, NULL);
 	tap(!lo[0] && hi[0] == 1 && hi[2] == 2 && hi[4] == 1 && !hi[6],
 	    "at mark 1: A and B may be there");
-	cp_expect(&j, 2, false, lo, hi);
+	cp_expect(&j, 2, false, lo, hi, NULL);
 	tap(lo[0] == 1 && lo[2] == 1 && hi[2] == 2 && !lo[4] && hi[4] == 1,
 	    "at mark 2: A is durable, B old or new over it");
-	cp_expect(&j, 4, false, lo, hi);
+	cp_expect(&j, 4, false, lo, hi, NULL);
 	tap(lo[5] == 2 && hi[5] == 2 && lo[4] == 0 && hi[4] == 1,
 	    "at mark 4: C (FUA) is durable over unflushed B");
-	cp_expect(&j, 0, true, lo, hi);
+	cp_expect(&j, 0, true, lo, hi, NULL);
 	tap(lo[2] == 2 && hi[2] == 2 && lo[5] == 2 && lo[9] == 0,
 	    "after a clean stop every last version is durable");
 	free(j.w);
@@ -405,6 +405,55 @@ static void test_journal(void)
 	r = journal_of(&j, CP_JOURNAL_HEAD "\nseed 5 blocks 10 marks 4 writes 1\nW 0 1 1 5 0\n",
 		       why, sizeof(why));
 	tap(r, "a mark beyond the journal's: refused");
+	r = journal_of(&j, CP_JOURNAL_HEAD "\nseed 5 blocks 10 marks 4 writes 1\nW 0 1 1 2 0 3\n",
+		       why, sizeof(why));
+	tap(r, "an unknown kind of zeroes: refused");
+	r = journal_of(&j, CP_JOURNAL_HEAD "\nseed 5 blocks 10 marks 4 writes 1\nW 0 1 1 2 1 1\n",
+		       why, sizeof(why));
+	tap(r, "zeroes written with RWF_DSYNC (the writer never does): refused");
+}
+
+/* Writes of zeroes are versions: zeroes are old or new as data is. */
+static void test_journal_zeroes(void)
+{
+	/*
+	 * blocks 0..5; mark 1: D1 data 0-3 issued; 2: flushed; Z (write-zeroes
+	 * 2-5) issued; 3: Z flushed; D2 data 3 issued, never flushed
+	 */
+	static const char good[] =
+		CP_JOURNAL_HEAD "\n"
+		"seed 5 blocks 6 marks 3 writes 3\n"
+		"W 0 4 1 2 0 0\n"
+		"W 2 4 2 3 0 1\n"
+		"W 3 1 3 never 0\n";
+	uint32_t lo[6], hi[6], zhi[6];
+	struct cp_journal j;
+	uint8_t blk[CP_BLOCK];
+	char why[200];
+	int r;
+
+	r = journal_of(&j, good, why, sizeof(why));
+	tap(!r && j.nr == 3 && j.w[1].zero == CP_ZERO_WZ && !j.w[2].zero,
+	    "a journal with zeroes reads back (the sixth field optional)");
+	if (r)
+		return;
+	cp_expect(&j, 1, false, lo, hi, zhi);
+	tap(zhi[2] == CP_NEVER && zhi[5] == CP_NEVER && hi[2] == 1,
+	    "before the zeroes are issued: no block may read zeroes");
+	cp_expect(&j, 2, false, lo, hi, zhi);
+	tap(lo[2] == 1 && hi[2] == 2 && zhi[2] == 2 && zhi[5] == 1 && lo[5] == 0 &&
+	    zhi[0] == CP_NEVER, "issued, not flushed: old data or zeroes");
+	cp_expect(&j, 3, false, lo, hi, zhi);
+	tap(lo[2] == 2 && zhi[2] == lo[2] && lo[3] == 2 && hi[3] == 3 && zhi[3] == 2,
+	    "flushed: zeroes at least, or the newer data over them");
+	cp_expect(&j, 0, true, lo, hi, zhi);
+	tap(lo[3] == 3 && zhi[3] < lo[3] && zhi[4] == lo[4],
+	    "after a clean stop: newer data is not zeroes, the rest must be");
+	free(j.w);
+	memset(blk, 0, sizeof(blk));
+	tap(cp_is_zero(blk), "a block of zeroes is zeroes");
+	blk[CP_BLOCK - 1] = 1;
+	tap(!cp_is_zero(blk), "a block with its last byte set is not");
 }
 
 int main(void)
@@ -417,5 +466,6 @@ int main(void)
 	test_cut_model();
 	test_blocks();
 	test_journal();
+	test_journal_zeroes();
 	return tap_exit_code();
 }

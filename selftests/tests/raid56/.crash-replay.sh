@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# The log-replay crash test, shared by raid56/017 (RAID5), 018 (RAID6) and
-# their long runs 019 and 020 (a dot file: not a test itself).
+# The log-replay crash test, shared by raid56/017 (RAID5), 018 (RAID6),
+# their long runs 019 and 020, and 021 (a rebuild in the log) (a dot file:
+# not a test itself).
 # Documentation/stria/testing.rst, "Crash tests that lose what a power cut
 # loses", explains the model and the checks.
 #
@@ -24,6 +25,14 @@
 #  3. stria-crashlog order: the write-intent order on the log;
 #  4. stria-crashlog replay: the members rebuilt at each cut point on
 #     null_blk devices, the array assembled and checked there.
+# A third array (zeroes) has a bitmap and a workload with write-zeroes and
+# discard requests. dm-log-writes has no write-zeroes, and RAID5/6 offer
+# discard and write-zeroes only over members that have them: it is
+# assembled over slices of the drive itself, then each slice's table is
+# swapped for one over the logged device (stria then writes the zero page
+# where it would send write-zeroes, as for any member that lost them), and
+# its starting image is taken after that, so its log begins after the
+# assembly. CR_ZERO_CUTS cut points (a number or "all").
 
 CRASHLOG=$STRIA_TOP/build/tools/stria-crashlog
 CR_MEMBER_MB=2			# the smallest members: 1 MiB superblock area + 1 MiB data
@@ -35,9 +44,14 @@ CR_WINDOW_BLOCKS=96		# a batch writes in 2 regions
 CR_SPAN_BLOCKS=576		# 12 of the 16 regions are written; 4 keep the prefill
 CR_BATCHES=24
 CR_DEBUG_CUTS=24
+CR_DEBUG_ZERO_CUTS=12
 CR_LOSE_CUTS=6			# the self-test's cuts at dropped flushes
 CR_DEBUG_BATCHES=12
 CR_SEED=${CR_SEED:-2207}
+CR_ZERO_CUTS=${CR_ZERO_CUTS:-24}
+CR_REBUILD_CUTS=${CR_REBUILD_CUTS:-48}
+CR_REBUILD_ROLE=1
+CR_REBUILD_KIBS=96		# the rebuild's speed: about 11 s for 1 MiB, past the workload
 
 crash_requires() {
 	_have_cmd dmsetup blkdiscard && _have_module dm-log-writes null_blk
@@ -45,6 +59,29 @@ crash_requires() {
 
 cr_dm() {
 	dmsetup --noudevsync "$@"
+}
+
+# cr_swap_slices DEV: the slices m0.. moved onto the same sectors of DEV
+# while the array is assembled and idle (suspend, load, resume)
+cr_swap_slices() {
+	local i
+	for ((i = 0; i < CR_N; i++)); do
+		cr_dm suspend "m$i" && cr_dm load "m$i" --table \
+			"0 $CR_MEMBER_SECTORS linear $1 $((i * CR_MEMBER_SECTORS))" &&
+			cr_dm resume "m$i" || return 1
+	done
+}
+
+# cr_queue DMNAME|stria0 LIMIT: a queue limit of a dm device or the array
+cr_queue() {
+	local d=$1
+	[ "$d" = stria0 ] || d=$(dmsetup info -c --noheadings -o blkdevname "$1") || return 1
+	cat "/sys/block/$d/queue/$2"
+}
+
+# cr_r56_stat NAME: a counter of the array's raid56_stats
+cr_r56_stat() {
+	awk -v k="$1" '$1 == k { print $2 }' /sys/block/stria0/stria/raid56_stats
 }
 
 # cr_slices DEV: dm-linear devices m0.. over consecutive slices of DEV.
@@ -110,14 +147,56 @@ cr_capture() {
 	check "$tag: dm-log-writes over $base, logged to $log" cr_dm create lw --table \
 		"0 $((CR_N * CR_MEMBER_SECTORS)) log-writes $base $log" || return 1
 	dmsetup mknodes
-	check "$tag: the slices over the logged device" cr_slices /dev/mapper/lw || return 1
 	echo 200 >/sys/module/stria/parameters/bitmap_clear_ms
-	check "$tag: assemble" striactl assemble cr "${m[@]}" || return 1
+	if [ "$zeroes" = 1 ]; then
+		check "$tag: the slices over $base itself" cr_slices "$base" || return 1
+		check "$tag: assemble" striactl assemble cr "${m[@]}" || return 1
+		check "$tag: discard and write-zeroes offered over members that have write-zeroes" \
+			test "$(cr_queue stria0 discard_max_bytes)" -gt 0 \
+			-a "$(cr_queue stria0 write_zeroes_max_bytes)" -gt 0 || return 1
+		check_eq "$tag: the premise: dm-log-writes has no write-zeroes (stria writes the zero page through it)" \
+			0 "$(cr_queue lw write_zeroes_max_bytes)"
+		check "$tag: the slices moved onto the logged device" cr_swap_slices /dev/mapper/lw ||
+			return 1
+		check "$tag: ... discard and write-zeroes still offered" \
+			test "$(cr_queue stria0 discard_max_bytes)" -gt 0 \
+			-a "$(cr_queue stria0 write_zeroes_max_bytes)" -gt 0 || return 1
+		check "$tag: the starting image, after the assembly" dd if="$base" \
+			of="/tmp/$tag.origin" bs=1M count=$((CR_N * CR_MEMBER_MB)) iflag=direct \
+			status=none || return 1
+	else
+		check "$tag: the slices over the logged device" cr_slices /dev/mapper/lw || return 1
+		check "$tag: assemble" striactl assemble cr "${m[@]}" || return 1
+	fi
+	if [ "$rebuild" = 1 ]; then
+		local f=/dev/mapper/m$CR_REBUILD_ROLE
+		echo "$CR_REBUILD_KIBS" >/sys/block/stria0/stria/sync_speed_max
+		echo "$CR_REBUILD_KIBS" >/sys/block/stria0/stria/sync_speed_min
+		check "$tag: fail member $CR_REBUILD_ROLE" striactl fail cr "$f" || return 1
+		check "$tag: remove it" striactl remove cr "$f" || return 1
+		# a blank device takes its place: a rebuild that skips a chunk
+		# leaves zeroes there, not the member's old data
+		check "$tag: blank its slice (zeroes, through the log)" blkdiscard -z "$f" || return 1
+		check "$tag: add the blank slice as a spare: a full rebuild, $CR_REBUILD_KIBS KiB/s" \
+			striactl add cr "$f" || return 1
+		check_eq "$tag: rebuilding" rebuild "$(cat /sys/block/stria0/stria/sync_action)"
+	fi
 	out=$("$CRASHLOG" write --dev /dev/stria0 --dm lw --journal "/tmp/$tag.journal" \
 		--stripe-blocks $CR_STRIPE_BLOCKS --window-blocks $CR_WINDOW_BLOCKS \
 		--span-blocks $CR_SPAN_BLOCKS --batches "$CR_BATCHES" --seed "$seed" \
-		--pause-ms 700 2>&1)
+		--pause-ms 700 "${wr_args[@]}" 2>&1)
 	check "$tag: the workload ($out)" test $? -eq 0 || return 1
+	if [ "$rebuild" = 1 ]; then
+		diag "$tag: after the workload: $(cat /sys/block/stria0/stria/sync_action), $(cat /sys/block/stria0/stria/sync_completed 2>/dev/null)"
+		check "$tag: the rebuild ends" striactl wait cr
+		check_eq "$tag: member $CR_REBUILD_ROLE active" active \
+			"$(awk -v r="$CR_REBUILD_ROLE" '$1 == r { print $3 }' /sys/block/stria0/stria/members)"
+	fi
+	if [ "$zeroes" = 1 ]; then
+		check "$tag: stripes zeroed on every member, by the zero page" \
+			test "$(cr_r56_stat zeroed)" -gt 0 -a "$(cr_r56_stat zero_pages)" -gt 0
+		_show_output "$(grep -E '^(zeroed|zero_pages) ' /sys/block/stria0/stria/raid56_stats | tr '\n' ' ')"
+	fi
 	times+="workload $((SECONDS - t0)) s, "
 	t0=$SECONDS
 	check "$tag: the array holds what the workload wrote last" \
@@ -148,13 +227,29 @@ cr_capture() {
 	return 0
 }
 
-# crash_replay TAG BITMAP [SELFTEST]: the whole run for one array; BITMAP
-# is a region size for --bitmap-chunk, or "none". With SELFTEST 1 the
-# checkers also show they can fail.
+# crash_replay TAG BITMAP [SELFTEST [ZEROES [REBUILD]]]: the whole run for
+# one array; BITMAP is a region size for --bitmap-chunk, or "none". With
+# SELFTEST 1 the checkers also show they can fail; with ZEROES 1 the
+# workload has write-zeroes and discard requests (CR_ZERO_CUTS cut
+# points); with REBUILD 1 member CR_REBUILD_ROLE is failed before the
+# workload and rebuilt onto its blanked slice during it (CR_REBUILD_CUTS).
 crash_replay() {
-	local tag=$1 bitmap=$2 selftest=${3:-0} base=/dev/nvme0n1 log=/dev/nvme1n1 m=() i
+	local tag=$1 bitmap=$2 selftest=${3:-0} zeroes=${4:-0} rebuild=${5:-0}
+	local base=/dev/nvme0n1 log=/dev/nvme1n1 m=() i
 	local bm_args=(--bitmap-chunk "$bitmap") devs="" out t0=$SECONDS times="" attempt rc
+	local wr_args=() cuts=$CR_CUTS rb_args=()
 	[ "$bitmap" = none ] && bm_args=(--bitmap none)
+	if [ "$zeroes" = 1 ]; then
+		wr_args=(--zeroes)
+		cuts=$CR_ZERO_CUTS
+	fi
+	if [ "$rebuild" = 1 ]; then
+		rb_args=(--rebuild-role "$CR_REBUILD_ROLE")
+		# no RWF_DSYNC batches: the log could not order the rebuild's
+		# plain write of a chunk and a FUA write of it between two flushes
+		wr_args=(--no-fua)
+		cuts=$CR_REBUILD_CUTS
+	fi
 	for ((i = 0; i < CR_N; i++)); do
 		m+=("/dev/mapper/m$i")
 		devs+=${devs:+,}/dev/cr$i
@@ -169,8 +264,9 @@ crash_replay() {
 	[ $rc -eq 0 ] || return 1
 
 	out=$("$CRASHLOG" order --log "$log" --origin "/tmp/$tag.origin" --members "$CR_N" 2>&1)
+	rc=$?	# before the message's own command substitution resets $?
 	check "$tag: write-intent order: every data and parity write after the array is durably active$([ "$bitmap" = none ] || echo " and its region's bit durably set") on every member" \
-		test $? -eq 0
+		test $rc -eq 0
 	_show_output "$out"
 	if [ "$selftest" = 1 ]; then
 		out=$("$CRASHLOG" order --log "$log" --origin "/tmp/$tag.origin" \
@@ -183,17 +279,17 @@ crash_replay() {
 	times+="the capture's checks $((SECONDS - t0)) s, "
 	t0=$SECONDS
 	out=$("$CRASHLOG" replay --log "$log" --origin "/tmp/$tag.origin" \
-		--journal "/tmp/$tag.journal" --devices "$devs" --cuts "$CR_CUTS" \
-		--seed "$CR_SEED" --cut-log "$STRIA_OUT/$tag.cuts" --summary "/tmp/$tag.summary" 2>&1)
+		--journal "/tmp/$tag.journal" --devices "$devs" --cuts "$cuts" \
+		"${rb_args[@]}" --seed "$CR_SEED" --cut-log "$STRIA_OUT/$tag.cuts" --summary "/tmp/$tag.summary" 2>&1)
 	printf '%s\n' "$out" | while IFS= read -r l; do diag "$tag: $l"; done
 	diag "$tag: ${times}replay $((SECONDS - t0)) s"
 	cp "/tmp/$tag.summary" "$STRIA_OUT/" 2>/dev/null
 	check "$tag: the replay ran" test -s "/tmp/$tag.summary" || return 1
-	if [ "$CR_CUTS" = all ]; then
+	if [ "$cuts" = all ]; then
 		check "$tag: at least 200 cut points, every flush and FUA entry" \
 			test "$(cr_summary "$tag" cuts)" -ge 200
 	else
-		check_eq "$tag: $CR_CUTS cut points" "$CR_CUTS" "$(cr_summary "$tag" cuts)"
+		check_eq "$tag: $cuts cut points" "$cuts" "$(cr_summary "$tag" cuts)"
 	fi
 	check "$tag: cuts where the array was dirty" test "$(cr_summary "$tag" dirty)" -gt 0
 	check "$tag: cuts with random subsets and torn writes of the unflushed tail" \
@@ -204,7 +300,10 @@ crash_replay() {
 	check_eq "$tag: every block old or new (blocks)" 0 "$(cr_summary "$tag" oon_blocks)"
 	check_eq "$tag: after the resync the check finds only the mismatches planted outside (cuts otherwise)" \
 		0 "$(cr_summary "$tag" mismatch_cuts)"
-	check "$tag: mismatches planted inside the regions to resync" \
+	# with a rebuild in the log, mismatches are planted only below the
+	# rebuild's checkpoint while the role is rebuilding (elsewhere they
+	# would be rebuilt into its data): few cuts have regions to resync there
+	[ "$rebuild" = 1 ] || check "$tag: mismatches planted inside the regions to resync" \
 		test "$(cr_summary "$tag" planted_in)" -gt 0
 	check_eq "$tag: ... every one repaired by the resync" \
 		"$(cr_summary "$tag" planted_in)" "$(cr_summary "$tag" repaired_in)"
@@ -216,6 +315,18 @@ crash_replay() {
 	check_eq "$tag: nothing written outside the superblocks, bitmaps, parity and the log's writes (blocks)" \
 		0 "$(cr_summary "$tag" stray_blocks)"
 	check_eq "$tag: no failure reported" 0 "$(cr_summary "$tag" failures)"
+	if [ "$rebuild" = 1 ]; then
+		check "$tag: cuts where member $CR_REBUILD_ROLE was being rebuilt and the workload writing" \
+			test "$(cr_summary "$tag" rebuilt)" -gt 0 -a "$(cr_summary "$tag" degraded_marked)" -gt 0
+		check "$tag: ... some where the rebuild went on from a checkpoint" \
+			test "$(cr_summary "$tag" resumed)" -gt 0
+	fi
+	if [ "$zeroes" = 1 ]; then
+		check "$tag: blocks read back as the zeroes of a write-zeroes or discard request" \
+			test "$(cr_summary "$tag" zero_reads)" -gt 0
+		check "$tag: ... some at cuts where their old data was allowed too (not yet durable)" \
+			test "$(cr_summary "$tag" zero_or_old)" -gt 0
+	fi
 	[ "$selftest" = 1 ] || return 0
 	"$CRASHLOG" replay --log "$log" --origin "/tmp/$tag.origin" --journal "/tmp/$tag.journal" \
 		--devices "$devs" --cuts 4 --seed 99 --corrupt-data --summary "/tmp/$tag-control.summary" \
@@ -242,6 +353,7 @@ crash_main() {
 	if [ "$STRIA_KERNEL" = debug ]; then
 		CR_BATCHES=$CR_DEBUG_BATCHES
 		[ "$CR_CUTS" = all ] || CR_CUTS=$CR_DEBUG_CUTS
+		[ "$CR_ZERO_CUTS" = all ] || CR_ZERO_CUTS=$CR_DEBUG_ZERO_CUTS
 	fi
 	cr_captures_retried=0
 	check "insmod stria.ko" stria_load || return 1
@@ -249,6 +361,7 @@ crash_main() {
 	check "dm-log-writes" modprobe dm-log-writes || return 1
 	crash_replay "raid$CR_LEVEL-bitmap" "$CR_REGION" 1
 	crash_replay "raid$CR_LEVEL-nobitmap" none
-	local b=raid$CR_LEVEL-bitmap n=raid$CR_LEVEL-nobitmap
-	diag "cut points checked: $b $(cr_summary "$b" cuts 2>/dev/null), $n $(cr_summary "$n" cuts 2>/dev/null); self-tests on $b: $(cr_summary "$b-control" cuts 2>/dev/null) with a flipped data byte, $(cr_summary "$b-lose" lose 2>/dev/null) at dropped flushes; captures taken again: $cr_captures_retried"
+	crash_replay "raid$CR_LEVEL-zeroes" "$CR_REGION" 0 1
+	local b=raid$CR_LEVEL-bitmap n=raid$CR_LEVEL-nobitmap z=raid$CR_LEVEL-zeroes
+	diag "cut points checked: $b $(cr_summary "$b" cuts 2>/dev/null), $n $(cr_summary "$n" cuts 2>/dev/null), $z $(cr_summary "$z" cuts 2>/dev/null); self-tests on $b: $(cr_summary "$b-control" cuts 2>/dev/null) with a flipped data byte, $(cr_summary "$b-lose" lose 2>/dev/null) at dropped flushes; captures taken again: $cr_captures_retried"
 }

@@ -55,7 +55,8 @@ class TestSpec:
     # output of a benchmark)
     keep_out: bool = False
     # one host thread per vCPU (QEMU's thread=multi) instead of one for all:
-    # for a benchmark of work spread over the guest's CPUs, run alone
+    # for a test of tasks on different CPUs meeting in stria's code, or a
+    # benchmark of work spread over the guest's CPUs
     tcg_multi: bool = False
     # tier -> why the test may skip there (MAY_SKIP); a skip on a tier not
     # named is a failure: make check must not pass what it did not run

@@ -78,8 +78,10 @@ def qemu_argv(k: Kernel, initrd: Path, spec: TestSpec, workdir: Path,
     # by side: 172 s with thread=multi, 64 s with thread=single (and 101 s
     # with thread=multi and one vCPU each, which also stalled an emulated
     # NVMe queue in 2 of 45 boots).
-    # A benchmark of work spread over the guest's CPUs asks for thread=multi
-    # (VM_TCG_THREADS): in one thread, the vCPUs never run at once.
+    # A test of tasks on different CPUs meeting in stria's code, or a
+    # benchmark of work spread over the guest's CPUs, asks for thread=multi
+    # (VM_TCG_THREADS): in one thread, the vCPUs never run at once
+    # (Documentation/stria/testing.rst, "Vcpus that run at once").
     threads = "multi" if spec.tcg_multi else "single"
     argv = [QEMU, "-machine", "q35", "-accel", f"tcg,thread={threads}", "-cpu", CPU,
             "-smp", f"{spec.cpus},sockets={2 if spec.numa else 1}", "-m", str(spec.mem), "-nodefaults", "-no-reboot",

@@ -28,66 +28,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../tools/striactl/output.c"
-#include "../../tools/striactl/config.c"
-#include "../../tools/striactl/snapshot.c"
-#include "../../tools/striactl/cmd_monitor.c"
+#include "monitor_stubs.h"
 #include "hostile.h"
-#include "tap.h"
 
 #define NR_RANDOM	200	/* random strings after the fixed ones */
-
-static char errors[1024];	/* what err_msg() said last */
-static char dir[] = "/tmp/stria-monitor-XXXXXX";
-
-void err_msg(struct ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	(void)c;
-	va_start(ap, fmt);
-	vsnprintf(errors, sizeof(errors), fmt, ap);
-	va_end(ap);
-}
-
-void verbose_msg(const char *fmt, ...)
-{
-	(void)fmt;
-}
-
-int usage_error(struct ctx *c, const char *fmt, ...)
-{
-	(void)c, (void)fmt;
-	return EXIT_USAGE;
-}
-
-int common_opt(struct ctx *c, int opt)
-{
-	(void)c, (void)opt;
-	return EXIT_USAGE;
-}
-
-int query_array(int fd, const char *name, uint32_t index, int next,
-		struct stria_ioc_query *q, struct stria_ioc_member *members,
-		uint32_t *cpu_map, uint32_t cpu_cap)
-{
-	(void)fd, (void)name, (void)index, (void)next, (void)q, (void)members;
-	(void)cpu_map, (void)cpu_cap;
-	return ENOENT;
-}
-
-static void put(const char *rel, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		tap(0, "cannot write %s", path);
-		exit(1);
-	}
-}
 
 /* @path's contents into @buf (@len bytes, NUL-terminated); its length. */
 static size_t slurp(const char *path, char *buf, size_t len)

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the unit tests of striactl monitor (tools/striactl/cmd_monitor.c,
+ * built here with the files it needs) take from striactl.c and the
+ * control device: err_msg() keeps its last message in @errors, a query of
+ * an array finds none (monitor reads sysfs), and put() writes a file of
+ * the test's made-up sysfs under @dir (the test's mkdtemp()).
+ */
+#ifndef STRIA_MONITOR_STUBS_H
+#define STRIA_MONITOR_STUBS_H
+
+#include "../../tools/striactl/output.c"
+#include "../../tools/striactl/config.c"
+#include "../../tools/striactl/snapshot.c"
+#include "../../tools/striactl/cmd_monitor.c"
+#include "tap.h"
+
+static char errors[1024];	/* what err_msg() said last */
+static char dir[] = "/tmp/stria-monitor-XXXXXX";
+
+void err_msg(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)c;
+	va_start(ap, fmt);
+	vsnprintf(errors, sizeof(errors), fmt, ap);
+	va_end(ap);
+}
+
+void verbose_msg(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+int usage_error(struct ctx *c, const char *fmt, ...)
+{
+	(void)c, (void)fmt;
+	return EXIT_USAGE;
+}
+
+int common_opt(struct ctx *c, int opt)
+{
+	(void)c, (void)opt;
+	return EXIT_USAGE;
+}
+
+int query_array(int fd, const char *name, uint32_t index, int next,
+		struct stria_ioc_query *q, struct stria_ioc_member *members,
+		uint32_t *cpu_map, uint32_t cpu_cap)
+{
+	(void)fd, (void)name, (void)index, (void)next, (void)q, (void)members;
+	(void)cpu_map, (void)cpu_cap;
+	return ENOENT;
+}
+
+/* @text into @rel under @dir; the test ends (exit 1) when it cannot. */
+static void put(const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		tap(0, "cannot write %s", path);
+		exit(1);
+	}
+}
+
+#endif

@@ -1354,6 +1354,21 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 		a->sync.scrub_action = STRIA_SB_SCRUB_RESYNC;
 		a->sync.scrub_pos = 0;
 		a->sync.scrub_end = g->member_sectors;
+	} else if (o->dirty && stria_geom_nr_parity(g) && !o->failed &&
+		   o->rebuilding && o->rebuild_offset) {
+		/*
+		 * Below the rebuild's checkpoint every member is in sync, and
+		 * a stripe there may have been cut short as anywhere: its
+		 * resync is owed, and runs once the rebuild ends. Above it the
+		 * rebuild writes what the parity gives (the risk --force took).
+		 */
+		pr_warn("%s: was not stopped cleanly while being rebuilt: the parity below the rebuild's checkpoint is resynced once the rebuild ends\n",
+			spec->name);
+		a->sync.scrub_action = STRIA_SB_SCRUB_RESYNC;
+		a->sync.scrub_pos = 0;
+		a->sync.scrub_end = max_t(u64, o->rebuild_offset,
+					  o->scrub_action == STRIA_SB_SCRUB_RESYNC ?
+					  o->scrub_end : 0);
 	}
 	atomic_set(&a->nr_failed, hweight64(o->failed | o->rebuilding));
 	for (i = 0; i < a->nr_members; i++) {

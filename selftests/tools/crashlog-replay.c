@@ -569,15 +569,23 @@ static int array_wait_idle(uint32_t index, double secs)
 	char path[96], buf[32];
 	double t0 = now();
 
+	int idle = 0;
+
+	/*
+	 * Idle twice, 50 ms apart: a rebuild that ends starts the resync it
+	 * leaves owed (a forced assembly during a rebuild) right after it
+	 * says idle.
+	 */
 	snprintf(path, sizeof(path), "/sys/block/stria%u/stria/sync_action", index);
 	for (;;) {
 		if (sysfs_read(path, buf, sizeof(buf)))
 			return -1;
-		if (!strcmp(buf, "idle"))
+		idle = strcmp(buf, "idle") ? 0 : idle + 1;
+		if (idle == 2)
 			return 0;
 		if (now() - t0 > secs)
 			return -1;
-		usleep(10000);
+		usleep(idle ? 50000 : 10000);
 	}
 }
 

@@ -3,8 +3,9 @@
  * What the unit tests of striactl monitor (tools/striactl/cmd_monitor.c,
  * built here with the files it needs) take from striactl.c and the
  * control device: err_msg() keeps its last message in @errors, a query of
- * an array finds none (monitor reads sysfs), and put() writes a file of
- * the test's made-up sysfs under @dir (the test's mkdtemp()).
+ * an array finds none (monitor reads sysfs), put() writes a file of the
+ * test's made-up sysfs under @dir (the test's mkdtemp()) and slurp() reads
+ * one back.
  */
 #ifndef STRIA_MONITOR_STUBS_H
 #define STRIA_MONITOR_STUBS_H
@@ -66,6 +67,20 @@ static void put(const char *rel, const char *text)
 		tap(0, "cannot write %s", path);
 		exit(1);
 	}
+}
+
+/* @path's contents into @buf (@len bytes, NUL-terminated); its length. */
+static size_t slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return n;
 }
 
 #endif

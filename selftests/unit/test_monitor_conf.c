@@ -29,20 +29,6 @@ static void sub(const char *rel)
 	mkdir(path, 0755);
 }
 
-/* @path's contents into @buf (@len bytes, NUL-terminated); its length. */
-static size_t slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return n;
-}
-
 /* A healthy running array striaN named @name, with @uuid and @members. */
 static void array(unsigned int n, const char *name, const char *uuid,
 		  const char *members)

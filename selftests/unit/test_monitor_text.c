@@ -33,20 +33,6 @@
 
 #define NR_RANDOM	200	/* random strings after the fixed ones */
 
-/* @path's contents into @buf (@len bytes, NUL-terminated); its length. */
-static size_t slurp(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return n;
-}
-
 /* A fake sysfs for /dev/stria3, named @name, member 0 on device @dev. */
 static void make_sysfs(const char *name, const char *dev)
 {

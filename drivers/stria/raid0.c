@@ -455,23 +455,21 @@ static void stria_raid0_rw(struct stria_array *a, struct bio *bio)
 	struct bio *split;
 	u32 left;
 
-	/*
-	 * A REQ_NOWAIT bio may end "would block" only while none of it has
-	 * reached a member: its submitter then issues it again, waiting.
-	 * Once one part is on a member, the next part's member (its queue
-	 * frozen by a reset, or out of tags) must not end the whole bio so,
-	 * from a completion where io_uring cannot issue it again (6.1 hands
-	 * the EAGAIN to the application). A bio cut here waits instead.
-	 */
-	if ((bio->bi_opf & REQ_NOWAIT) &&
-	    bio_sectors(bio) > stria_geom_chunk_sectors_left(&a->geom,
-							     bio->bi_iter.bi_sector))
-		bio->bi_opf &= ~REQ_NOWAIT;
 	while (bio_sectors(bio) >
 	       (left = stria_geom_chunk_sectors_left(&a->geom,
 						     bio->bi_iter.bi_sector))) {
 		/* as the block layer's own splits: a split bio is not polled */
 		stria_bio_unpoll(bio);
+		/*
+		 * Nor "nowait": a REQ_NOWAIT bio may end "would block" only
+		 * while none of it has reached a member (its submitter then
+		 * issues it again, waiting). Once one part is on a member,
+		 * the next part's member (its queue frozen by a reset, or
+		 * out of tags) must not end the whole bio so, from a
+		 * completion where io_uring cannot issue it again (6.1 hands
+		 * the EAGAIN to the application): the parts wait instead.
+		 */
+		bio->bi_opf &= ~REQ_NOWAIT;
 		split = stria_bio_split(bio, left, stria_raid0_gfp(bio),
 					&a->r0->split_set);
 		if (unlikely(!split)) {

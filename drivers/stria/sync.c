@@ -94,8 +94,8 @@ u64 stria_sync_stripes(const struct stria_array *a)
  * While a resync runs or is recorded, the stripes of its range it has not
  * reached whose write-intent bitmap region is dirty (every one of them
  * without a bitmap) may have parity that does not match their data: writes
- * cut short by a crash. Any context, no lock; a stripe the resync is passing counts as
- * owed.
+ * cut short by a crash. Any context, no lock; a stripe the resync is
+ * passing counts as owed.
  *
  * Return: true when the stripe's parity is not to be trusted.
  */

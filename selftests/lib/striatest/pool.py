@@ -6,9 +6,11 @@ with two cores runs two tests in about the time of one and a half. This
 module is the scheduling only, apart from QEMU, so it can be tested with a
 fake test function (selftests/lib/tests/test_pool.py):
 
-- tests start in their order, at most `jobs` at a time;
-- a SERIAL test (one whose assertions measure speed or time) starts only
-  once nothing else runs, and nothing else starts until it has ended;
+- the SERIAL tests (those whose assertions measure speed or time) run
+  first, one at a time, alone; then the others start in their order, at
+  most `jobs` at a time. A SERIAL test among the others would wait for
+  the pool to drain, leaving cores idle until the longest test running
+  ends, and again while it runs alone: first, it waits for nothing;
 - results are reported in the tests' order: test N as soon as it and every
   test before it have ended, so TAP numbering and the log read as in a
   sequential run.
@@ -42,6 +44,9 @@ def run_ordered(items: Sequence[T], jobs: int, run: Callable[[int, T], R],
     early), waits for the runs under way, and is raised here."""
     jobs = max(1, jobs)
     n = len(items)
+    # the order tests start in: the SERIAL ones first (see above)
+    order = ([i for i in range(n) if serial(items[i])]
+             + [i for i in range(n) if not serial(items[i])])
     results: dict[int, R] = {}
     running: dict[Future[R], int] = {}
     nxt = 0
@@ -52,11 +57,12 @@ def run_ordered(items: Sequence[T], jobs: int, run: Callable[[int, T], R],
         try:
             while emitted < n:
                 while error is None and nxt < n and not serial_running and len(running) < jobs:
-                    if serial(items[nxt]):
+                    i = order[nxt]
+                    if serial(items[i]):
                         if running:
                             break  # drain the pool first
                         serial_running = True
-                    running[ex.submit(run, nxt, items[nxt])] = nxt
+                    running[ex.submit(run, i, items[i])] = i
                     nxt += 1
                 if not running:
                     break

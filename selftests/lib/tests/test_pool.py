@@ -97,27 +97,29 @@ def test_jobs_1_is_sequential() -> None:
     assert rec.log == [(w, i) for i in range(3) for w in ("start", "end", "report")]
 
 
-def test_serial_waits_for_the_pool_to_drain_and_runs_alone() -> None:
-    rec = Recorder([0.3, 0.05, 0.1, 0.05, 0.05, 0.05, 0.1])
+def test_serial_tests_run_first_alone_one_at_a_time() -> None:
+    rec = Recorder([0.05, 0.05, 0.1, 0.05, 0.05, 0.05, 0.1])
     run(rec, 3, serial={2, 6})
+    starts = [i for what, i in rec.log if what == "start"]
+    # the SERIAL ones first, in their order, then the others in theirs
+    assert starts == [2, 6, 0, 1, 3, 4, 5]
     for s in (2, 6):
         k = rec.pos("start", s)
         assert rec.running_at(k) == set(), f"{s} started beside {rec.running_at(k)}"
-        # everything before it has ended, nothing after it starts meanwhile
-        assert all(rec.pos("end", j) < k for j in range(s))
         between = rec.log[k:rec.pos("end", s)]
         assert [e for e in between if e[0] == "start"] == [("start", s)]
-    # after a serial test the pool fills again: 3, 4 and 5 all start
-    # before any of them ends
-    assert rec.pos("start", 5) < min(rec.pos("end", j) for j in (3, 4, 5))
+    # after them the pool fills: 0, 1 and 3 all start before any ends
+    assert rec.pos("start", 3) < min(rec.pos("end", j) for j in (0, 1, 3))
+    # reported in the tests' order all the same
     assert [i for what, i in rec.log if what == "report"] == list(range(7))
 
 
 def test_serial_first_and_last() -> None:
     rec = Recorder([0.05, 0.05, 0.05, 0.05])
     run(rec, 2, serial={0, 3})
-    assert rec.running_at(rec.pos("start", 1)) == set()  # 1 waited for 0
-    assert rec.running_at(rec.pos("start", 3)) == set()
+    assert [i for what, i in rec.log if what == "start"][:2] == [0, 3]
+    assert rec.running_at(rec.pos("start", 3)) == set()  # 3 waited for 0
+    assert rec.running_at(rec.pos("start", 1)) == set()  # 1 waited for 3
     assert [i for what, i in rec.log if what == "report"] == [0, 1, 2, 3]
 
 

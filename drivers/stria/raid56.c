@@ -109,14 +109,9 @@ static const char *const stria_r56_method_names[STRIA_PARITY_METHODS] = {
 	"full_stripe", "rmw", "rcw", "degraded_write", "degraded_read", "sync",
 };
 
-static void stria_sop_run(struct stria_sop *sop, bool wait);
 static void stria_sop_go(struct stria_sop *sop, bool wait);
-static bool stria_sop_full(const struct stria_sop *sop);
-static void stria_sop_run_parked(struct stria_sop *sop, bool wait);
 
 /* ---- I/O -------------------------------------------------------------- */
-
-static void stria_sop_done(struct stria_sop *sop);
 
 /*
  * A write-zeroes of member (or replacement) @m came back "not supported":
@@ -396,8 +391,16 @@ static u64 stria_seg_writes(struct stria_sop *sop,
 	return mask;
 }
 
-/* Copy member @m's OLD buffer to its NEW one over columns [@s, @e). */
-static void stria_sop_old_to_new(struct stria_sop *sop, u32 m, u32 s, u32 e)
+/**
+ * stria_sop_old_to_new() - copy a member's OLD buffer to its NEW one
+ * @sop: the sop
+ * @m: the member
+ * @s: first column
+ * @e: end column (exclusive)
+ *
+ * Copies member @m's OLD buffer to its NEW one over columns [@s, @e).
+ */
+void stria_sop_old_to_new(struct stria_sop *sop, u32 m, u32 s, u32 e)
 {
 	u32 col, pend;
 
@@ -409,9 +412,19 @@ static void stria_sop_old_to_new(struct stria_sop *sop, u32 m, u32 s, u32 e)
 	}
 }
 
-/* Write buffer @which of the members in @masks, then end the sop. */
-static void stria_sop_write(struct stria_sop *sop, const u64 *masks,
-			    u32 which, stria_opf_t opf)
+/**
+ * stria_sop_write() - write a buffer of some members, then end the sop
+ * @sop: the sop
+ * @masks: per segment of the plan, the members written
+ * @which: the buffer: STRIA_R56_NEW, STRIA_R56_OLD or STRIA_R56_ZERO
+ * @opf: the operation and flags of the writes
+ *
+ * Writes buffer @which of the members in @masks, then ends the sop. The
+ * sop may end before this returns: the caller must not touch it
+ * afterwards.
+ */
+void stria_sop_write(struct stria_sop *sop, const u64 *masks, u32 which,
+		     stria_opf_t opf)
 {
 	if (!stria_sop_issue(sop, masks, which, opf)) {
 		sop->phase = STRIA_SOP_WRITING;
@@ -554,12 +567,16 @@ static void stria_sop_rebuild_verify(struct stria_sop *sop, u32 s, u32 e)
 			    ((u64)lost << a->geom.chunk_shift) + e - 1);
 }
 
-/*
+/**
+ * stria_sop_sync_compute() - a background sync's sop, after its reads
+ * @sop: a sop of stria_raid56_sync_stripe(), its reads back
+ *
  * Background sync, the reads are back: rebuild the members being rebuilt,
  * or compare (and repair) or rewrite the parity. Members whose reads
- * failed (@sop->fix) get their rebuilt columns back.
+ * failed (@sop->fix) get their rebuilt columns back. Process context; the
+ * sop ends with its writes.
  */
-static void stria_sop_sync_compute(struct stria_sop *sop)
+void stria_sop_sync_compute(struct stria_sop *sop)
 {
 	struct stria_raid56 *r = sop->r;
 	u32 s = sop->segs[0].start, e = sop->segs[0].end, i;
@@ -832,12 +849,15 @@ static void stria_sop_after_reads(struct stria_sop *sop)
 	stria_sop_done(sop);
 }
 
-/*
+/**
+ * stria_sop_work() - a sop's work item
+ * @work: the sop's @work
+ *
  * Work: a sop's stripe lock came free, it waits for memory, or its reads
  * are back. It runs with no bio of its own on current->bio_list, so it
  * may wait for the page reserve.
  */
-static void stria_sop_work(struct work_struct *work)
+void stria_sop_work(struct work_struct *work)
 {
 	struct stria_sop *sop = container_of(work, struct stria_sop, work);
 	int spread = sop->spread_cpu;
@@ -1074,12 +1094,18 @@ static bool stria_sop_spread(struct stria_sop *sop, int self, u64 now)
 	return false;
 }
 
-/*
+/**
+ * stria_sop_run() - run a sop that holds its stripe lock
+ * @sop: the sop
+ * @wait: the caller may wait for memory (a work item or the sync thread,
+ *	not queue_rq)
+ *
  * Run a sop that holds its stripe lock (stria_sop_go()). A full-stripe
  * write from queue_rq may go to another CPU (stria_sop_spread()); one
- * computed here is timed for the next one's decision.
+ * computed here is timed for the next one's decision. The sop may end
+ * before this returns: the caller must not touch it afterwards.
  */
-static void stria_sop_run(struct stria_sop *sop, bool wait)
+void stria_sop_run(struct stria_sop *sop, bool wait)
 {
 	struct stria_r56_cpu *me;
 	int self;
@@ -1111,8 +1137,14 @@ static struct stria_r56_bucket *stria_sop_bucket(struct stria_sop *sop)
 	return &r->buckets[hash_64(sop->key, r->bucket_bits)];
 }
 
-/* Does the write cover every column of its slice of every data chunk? */
-static bool stria_sop_full(const struct stria_sop *sop)
+/**
+ * stria_sop_full() - does a write fill its slice?
+ * @sop: a write sop
+ *
+ * Return: true when the write covers every column of its slice of every
+ * data chunk.
+ */
+bool stria_sop_full(const struct stria_sop *sop)
 {
 	u32 i;
 
@@ -1209,8 +1241,11 @@ static void stria_sop_unpark(struct stria_sop *sop)
 		st->score = max(st->score - 2, STRIA_R56_SCORE_MIN);
 }
 
-/* A write sop counts among its CPU's writes in flight. */
-static void stria_sop_busy(struct stria_sop *sop)
+/**
+ * stria_sop_busy() - count a write sop among its CPU's writes in flight
+ * @sop: a write sop
+ */
+void stria_sop_busy(struct stria_sop *sop)
 {
 	sop->busy = true;
 	atomic_inc(&per_cpu_ptr(sop->r->streams, sop->cpu)->busy);
@@ -1293,12 +1328,16 @@ static void stria_r56_cpu_unbusy(struct stria_raid56 *r, int cpu)
 		stria_r56_stream_idle(r, cpu);
 }
 
-/*
+/**
+ * stria_sop_run_parked() - run a sop that was parked
+ * @sop: the sop, no longer parked, holding its stripe lock
+ * @wait: the caller may wait for memory (see stria_sop_run())
+ *
  * Run a sop that was parked: its timer may still be running (it cancels
  * itself when it finds the sop gone on), and its writer is let go.
  * Process context.
  */
-static void stria_sop_run_parked(struct stria_sop *sop, bool wait)
+void stria_sop_run_parked(struct stria_sop *sop, bool wait)
 {
 	hrtimer_cancel(&sop->park);
 	sop->timed = false;
@@ -1308,7 +1347,12 @@ static void stria_sop_run_parked(struct stria_sop *sop, bool wait)
 	stria_sop_run(sop, wait);
 }
 
-/*
+/**
+ * stria_sop_start() - take a sop's stripe lock and run it
+ * @sop: a sop from stria_sop_alloc()
+ * @filled: where a parked sop this one fills goes, or NULL to run it here
+ * @wait: the caller may wait for memory (see stria_sop_run())
+ *
  * Take the stripe lock and run, or wait on the sop that holds it, or merge
  * into it when it is a parked partial write this one continues. A parked
  * sop the merge fills runs at once, or, with @filled, is put there for the
@@ -1322,8 +1366,8 @@ static void stria_sop_run_parked(struct stria_sop *sop, bool wait)
  * after it (the sop's array, CPU and busy count). A parked sop the merge
  * filled is the caller's, as nobody else runs a sop that is not parked.
  */
-static void stria_sop_start(struct stria_sop *sop, struct list_head *filled,
-			    bool wait)
+void stria_sop_start(struct stria_sop *sop, struct list_head *filled,
+		     bool wait)
 {
 	struct stria_r56_bucket *b = stria_sop_bucket(sop);
 	struct stria_raid56 *r = sop->r;
@@ -1444,8 +1488,15 @@ static void stria_sop_unlock(struct stria_sop *sop)
 		queue_work_on(next->cpu, sop->r->wq, &next->work);
 }
 
-/* Any context: the sop is over. */
-static void stria_sop_done(struct stria_sop *sop)
+/**
+ * stria_sop_done() - end a sop
+ * @sop: the sop, its I/O over
+ *
+ * Any context: the sop is over. Its pages and its stripe lock go back, it
+ * and the sops merged into it are freed, and their requests (or the sync
+ * call) are told.
+ */
+void stria_sop_done(struct stria_sop *sop)
 {
 	struct stria_raid56 *r = sop->r;
 	struct stria_r56_sync *sync = sop->sync;
@@ -1496,15 +1547,24 @@ static void stria_sop_done(struct stria_sop *sop)
 		complete(&sync->done);
 }
 
-/*
+/**
+ * stria_sop_alloc() - a new sop
+ * @r: the array's RAID5/6 state
+ * @rq: the request it serves, or NULL for a background sync
+ * @stripe: the stripe
+ * @slice: the slice of the stripe
+ * @write: a write (else a degraded read or a sync)
+ * @gfp: how to allocate: GFP_NOWAIT in queue_rq
+ *
  * A sop for slice @slice of stripe @stripe of @rq. Process context. With
  * GFP_NOWAIT (queue_rq, which must not wait for memory: see
  * stria_sop_alloc_pages()) it may fail; the reserve holds what one request
  * needs, and comes back as the sops in flight end.
+ *
+ * Return: the sop, or NULL (only when @gfp may not wait).
  */
-static struct stria_sop *stria_sop_alloc(struct stria_raid56 *r,
-					 struct request *rq, u64 stripe,
-					 u32 slice, bool write, gfp_t gfp)
+struct stria_sop *stria_sop_alloc(struct stria_raid56 *r, struct request *rq,
+				  u64 stripe, u32 slice, bool write, gfp_t gfp)
 {
 	struct stria_sop *sop = mempool_alloc(r->sop_pool, gfp);
 	u32 i;
@@ -2005,8 +2065,8 @@ static void stria_r56_locate_repair(struct stria_array *a, u64 stripe,
  * Return: 0, -EIO when a member failed a read or write, -ENODEV when the
  * members in sync do not allow @op (nothing is done then).
  */
-static int stria_raid56_sync_stripe(struct stria_array *a, u64 stripe,
-				    enum stria_sync_op op, u64 *mismatches)
+int stria_raid56_sync_stripe(struct stria_array *a, u64 stripe,
+			     enum stria_sync_op op, u64 *mismatches)
 {
 	struct stria_raid56 *r = a->r56;
 	u32 nf = atomic_read(&a->nr_failed);

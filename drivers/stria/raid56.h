@@ -420,6 +420,24 @@ static inline u32 stria_r56_zero_stripes(const struct stria_raid56 *r)
 	return max(STRIA_R56_ZERO_SOPS / r->nr_slices, 1U);
 }
 
+/* raid56.c */
+void stria_sop_old_to_new(struct stria_sop *sop, u32 m, u32 s, u32 e);
+void stria_sop_write(struct stria_sop *sop, const u64 *masks, u32 which,
+		     stria_opf_t opf);
+void stria_sop_sync_compute(struct stria_sop *sop);
+void stria_sop_work(struct work_struct *work);
+void stria_sop_run(struct stria_sop *sop, bool wait);
+bool stria_sop_full(const struct stria_sop *sop);
+void stria_sop_busy(struct stria_sop *sop);
+void stria_sop_run_parked(struct stria_sop *sop, bool wait);
+void stria_sop_start(struct stria_sop *sop, struct list_head *filled,
+		     bool wait);
+void stria_sop_done(struct stria_sop *sop);
+struct stria_sop *stria_sop_alloc(struct stria_raid56 *r, struct request *rq,
+				  u64 stripe, u32 slice, bool write, gfp_t gfp);
+int stria_raid56_sync_stripe(struct stria_array *a, u64 stripe,
+			     enum stria_sync_op op, u64 *mismatches);
+
 /* raid56_buf.c */
 void stria_sop_want(struct stria_sop *sop, u32 which, u32 m, u32 s, u32 e);
 bool stria_sop_alloc_pages(struct stria_sop *sop, bool wait);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stria RAID5 and RAID6: reads, parity writes, degraded mode.
+ * stria RAID5 and RAID6: reads, parity writes, degraded mode. This file
+ * takes the requests (queue_rq: reads, writes, discard and write-zeroes cut
+ * into stripe operations), sets the level up and holds its counters and
+ * ops tables; what follows says how the files of RAID5/6 share the rest.
  *
  * The queue's chunk_sectors limit is one stripe's data (stria_limits() via
  * stria_raid56_limits()), so a request never crosses a stripe.
@@ -39,9 +42,14 @@
  * 6. when the writes are back, releases its pages and its lock, resumes the
  *    next sop waiting for the lock, and drops its reference on the request.
  *
- * The buffers, the copies, the parity computation and the plan of step 2
- * (which members a sop reads) are in raid56_buf.c; the state both files
- * share is in raid56.h.
+ * Steps 1 and 6, a sop's allocation, its stripe lock, the merge and its
+ * end, are in raid56_lock.c; steps 2 to 5, what a sop does once it holds
+ * its lock (its member bios, the work that continues it, the compute and
+ * writes, the member reads that failed), in raid56_sop.c; the buffers, the
+ * copies, the parity computation and the plan of step 2 (which members a
+ * sop reads) in raid56_buf.c; the background sync of a stripe (rebuild,
+ * resync, check, repair, the copy of a replace) in raid56_sync.c. The state
+ * they share, and the functions they call across files, are in raid56.h.
  *
  * Degraded: a failed member gets no I/O. Its data is rebuilt from the other
  * members (P by XOR; raid6_datap_recov()/raid6_2data_recov() when P or a
@@ -50,24 +58,24 @@
  * the parity of the whole new stripe, and writes the surviving members. With
  * more members failed than the level tolerates, I/O that needs a failed
  * member fails with EIO.
+ *
+ * Layer: the levels, RAID5/6 (Documentation/stria/layers.rst). Reached
+ * through struct stria_level_ops (stria_raid5_ops, stria_raid6_ops) by the
+ * array's lifecycle, blk-mq (io.c) and sync; calls the services below
+ * (member I/O, the bitmap) and never the lifecycle.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blk-mq.h>
-#include <linux/hash.h>
-#include <linux/hrtimer.h>
 #include <linux/local_lock.h>
 #include <linux/log2.h>
 #include <linux/mempool.h>
 #include <linux/mm.h>
-#include <linux/moduleparam.h>
 #include <linux/raid/pq.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include "raid56.h"
-#include "trace.h"
 
 static const char *const stria_r56_method_names[STRIA_PARITY_METHODS] = {
 	"full_stripe", "rmw", "rcw", "degraded_write", "degraded_read", "sync",

@@ -1088,8 +1088,8 @@ static void stria_limits(struct stria_array *a, struct queue_limits *lim)
  * The limits that follow from what every member offers are computed again:
  * RAID5/6 offer discard and write-zeroes only while every member has
  * write-zeroes (a member without them gets the zero page meanwhile, see
- * raid56.c, so a request split under the old limits is safe). The others
- * stay as the array started with.
+ * raid56_sop.c, so a request split under the old limits is safe). The
+ * others stay as the array started with.
  */
 void stria_array_update_limits(struct stria_array *a)
 {

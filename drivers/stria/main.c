@@ -27,8 +27,11 @@
  *  io.c          blk-mq operations (RAID5/6), clones, completion, CPU->queue
  *                map, polling, freezes
  *  raid0.c       RAID0: bio-based, each bio mapped in submit_bio()
- *  raid56.c      RAID5/6: stripe operations, stripe locks, merge, requests
+ *  raid56.c      RAID5/6: requests, setup, counters, ops tables
+ *  raid56_lock.c RAID5/6: a stripe operation's stripe lock, merge, end
+ *  raid56_sop.c  RAID5/6: stripe operations: member I/O, compute, writes
  *  raid56_buf.c  RAID5/6: stripe buffers, parity computation, read plans
+ *  raid56_sync.c RAID5/6: background sync of a stripe
  *  superblock.c  superblock read, fill, write
  *  sync.c        background sync: rebuild onto spares, check, repair
  *  safemode.c    RAID5/6 superblocks clean while idle and at reboot

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * stria RAID5/6: the state raid56.c (stripe operations, locks, merge,
- * requests) and raid56_buf.c (buffers, parity, plans) share.
+ * stria RAID5/6: the state the files of the level share, and the functions
+ * they call across files: raid56.c (requests, setup, ops tables),
+ * raid56_lock.c (a sop's allocation, stripe lock, merge and end),
+ * raid56_sop.c (what a sop does under its lock: member I/O, compute,
+ * writes), raid56_buf.c (buffers, parity, plans) and raid56_sync.c
+ * (background sync of a stripe).
  */
 #ifndef STRIA_RAID56_H
 #define STRIA_RAID56_H
@@ -419,6 +423,28 @@ static inline u32 stria_r56_zero_stripes(const struct stria_raid56 *r)
 {
 	return max(STRIA_R56_ZERO_SOPS / r->nr_slices, 1U);
 }
+
+/* raid56_lock.c */
+struct stria_sop *stria_sop_alloc(struct stria_raid56 *r, struct request *rq,
+				  u64 stripe, u32 slice, bool write, gfp_t gfp);
+void stria_sop_start(struct stria_sop *sop, struct list_head *filled,
+		     bool wait);
+bool stria_sop_full(const struct stria_sop *sop);
+void stria_sop_busy(struct stria_sop *sop);
+void stria_sop_run_parked(struct stria_sop *sop, bool wait);
+void stria_sop_done(struct stria_sop *sop);
+
+/* raid56_sop.c */
+void stria_sop_run(struct stria_sop *sop, bool wait);
+void stria_sop_work(struct work_struct *work);
+void stria_sop_write(struct stria_sop *sop, const u64 *masks, u32 which,
+		     stria_opf_t opf);
+void stria_sop_old_to_new(struct stria_sop *sop, u32 m, u32 s, u32 e);
+
+/* raid56_sync.c */
+void stria_sop_sync_compute(struct stria_sop *sop);
+int stria_raid56_sync_stripe(struct stria_array *a, u64 stripe,
+			     enum stria_sync_op op, u64 *mismatches);
 
 /* raid56_buf.c */
 void stria_sop_want(struct stria_sop *sop, u32 which, u32 m, u32 s, u32 e);

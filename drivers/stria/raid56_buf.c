@@ -2,9 +2,9 @@
 /*
  * stria RAID5/6 stripe buffers: their pages, the copies between requests
  * and buffers, parity computation and rebuild, and the plan that says which
- * members a stripe operation reads. raid56.c drives the stripe operations;
- * everything here works on one sop and takes no lock but the per-CPU page
- * cache's.
+ * members a stripe operation reads. raid56_sop.c drives the stripe
+ * operations; everything here works on one sop and takes no lock but the
+ * per-CPU page cache's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -35,7 +35,9 @@
 #                   KERNEL=stock|stock612|stock7|debug, default stock)
 #   make install    module, tools, udev rules, systemd units, initramfs-tools
 #                   hook, man pages, shell completion (PREFIX=/usr by
-#                   default, DESTDIR supported)
+#                   default, DESTDIR supported); the Python tools in a
+#                   venv, PREFIX/lib/stria/venv, linked into PREFIX/bin
+#   make uninstall  remove what make install put there (same PREFIX, DESTDIR)
 
 # The kernel to build against: the running kernel's headers, else the newest
 # installed headers by version (sort -V: 6.12 after 6.9; the host here runs
@@ -68,6 +70,9 @@ INITRAMFSDIR ?= /usr/share/initramfs-tools
 # programs only stria's own files run: the scrub of stria-scrub.service,
 # the static striactl the initramfs-tools hook copies
 STRIALIBDIR ?= $(PREFIX)/lib/stria
+# the Python tools' own venv (scripts/install-python), its console
+# scripts linked into BINDIR
+PYVENV ?= $(STRIALIBDIR)/venv
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # Debian's zsh reads packages' completion from vendor-completions, local
 # ones from site-functions
@@ -77,6 +82,7 @@ DESTDIR ?=
 export PYTHON
 
 .PHONY: all module tools probe lint layers unit vm vm-612 vm-7 vm-debug check demo bench deps install install-boot \
+	install-python uninstall uninstall-python \
 	clean help debug-kernel check-kdir check-after-deps demo-after-deps bench-after-deps \
 	check-long check-long-after-deps mutants mutants-slice stress stress-after-deps
 
@@ -272,8 +278,9 @@ stress-after-deps: all
 		selftests/tests/stress/001-slice
 
 # The Python tools go in as pip installs them (tools/python/pyproject.toml,
-# console-script entry points), where python3 reads packages for PREFIX
-# (scripts/install-python).
+# console-script entry points), into a venv of their own that sees
+# Debian's python3 packages (rich, matplotlib): python3's site directories
+# belong to dpkg (PEP 668). No network needed (scripts/install-python).
 install: all
 	install -d $(DESTDIR)/lib/modules/$(KRELEASE)/updates/dkms
 	install -m 644 drivers/stria/stria.ko $(DESTDIR)/lib/modules/$(KRELEASE)/updates/dkms/
@@ -281,11 +288,34 @@ install: all
 	install -d $(DESTDIR)$(MANDIR)/man8
 	$(MAKE) install-boot
 	install -m 644 tools/python/man/*.8 $(DESTDIR)$(MANDIR)/man8/
-	$(PYTHON) scripts/install-python $(PREFIX) $(BINDIR) $(DESTDIR)
+	$(MAKE) install-python
 	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	for t in striactl stria-tune stria-bench; do \
 		install -m 644 $(BUILD)/completion/bash/$$t $(DESTDIR)$(BASHCOMPDIR)/$$t; \
 		install -m 644 $(BUILD)/completion/zsh/_$$t $(DESTDIR)$(ZSHCOMPDIR)/_$$t; done
+	[ -n "$(DESTDIR)" ] || depmod -a $(KRELEASE)
+
+install-python:
+	$(PYTHON) scripts/install-python install $(PYVENV) $(BINDIR) $(DESTDIR)
+
+uninstall-python:
+	$(PYTHON) scripts/install-python uninstall $(PYVENV) $(BINDIR) $(DESTDIR)
+
+# What make install wrote, for the same PREFIX (and DESTDIR); directories
+# are left alone unless stria's own (STRIALIBDIR).
+uninstall: uninstall-python
+	rm -f $(DESTDIR)/lib/modules/$(KRELEASE)/updates/dkms/stria.ko
+	rm -f $(DESTDIR)$(SBINDIR)/striactl $(DESTDIR)$(MANDIR)/man8/striactl.8 \
+		$(DESTDIR)$(MANDIR)/man5/stria.conf.5
+	for f in tools/python/man/*.8; do rm -f $(DESTDIR)$(MANDIR)/man8/$${f##*/}; done
+	for t in striactl stria-tune stria-bench; do \
+		rm -f $(DESTDIR)$(BASHCOMPDIR)/$$t $(DESTDIR)$(ZSHCOMPDIR)/_$$t; done
+	for f in udev/*.rules; do rm -f $(DESTDIR)$(UDEVDIR)/$${f##*/}; done
+	for f in systemd/*.service systemd/*.timer; do rm -f $(DESTDIR)$(SYSTEMDUNITDIR)/$${f##*/}; done
+	rm -f $(DESTDIR)$(STRIALIBDIR)/stria-scrub $(DESTDIR)$(STRIALIBDIR)/striactl.static
+	-rmdir $(DESTDIR)$(STRIALIBDIR) 2>/dev/null
+	rm -f $(DESTDIR)$(INITRAMFSDIR)/hooks/stria
+	for d in local-top local-block local-bottom; do rm -f $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d/stria; done
 	[ -n "$(DESTDIR)" ] || depmod -a $(KRELEASE)
 
 # Where the installed files name striactl and stria's helpers: as installed.

@@ -6,8 +6,8 @@ from pathlib import Path
 
 
 def _version() -> str:
-    # VERSION is the tree's one version (the module's, striactl's): a link
-    # to it in a checkout, a copy of it in an installed package.
+    # VERSION is the tree's one version (the module's, striactl's), copied
+    # into the package (tests/test_cli_common.py checks the copy).
     try:
         return (Path(__file__).resolve().parent / "VERSION").read_text().strip()
     except OSError:

@@ -345,3 +345,28 @@ def test_pip_install_gives_entry_points(tmp_path: Path) -> None:
     assert "matplotlib>=3.3;extra==plots" in reqs, meta[1]
     assert "tomli>=1.1;python_version<3.11" in reqs, meta[1]
     assert sys.version_info >= (3, 9)
+
+
+def test_package_version_is_the_trees() -> None:
+    """stria/VERSION is a copy of the tree's VERSION (the module's and
+    striactl's version): bump both."""
+    assert (PYDIR / "stria" / "VERSION").read_text() == (TOP / "VERSION").read_text()
+    assert not (PYDIR / "stria" / "VERSION").is_symlink()
+
+
+def test_built_outside_the_checkout_carries_the_version(tmp_path: Path) -> None:
+    """tools/python copied alone, links kept (cp -a, a packager's tree):
+    the wheel and --version carry the tree's version, not 0.0.0."""
+    want = (TOP / "VERSION").read_text().strip()
+    src = tmp_path / "python"
+    shutil.copytree(PYDIR, src, symlinks=True, ignore=shutil.ignore_patterns(
+        "tests", "build", "*.egg-info", "__pycache__"))
+    res = subprocess.run([PYTHON, "-m", "pip", "wheel", "-q", "--no-deps", "--no-index",
+                          "--no-build-isolation", "-w", str(tmp_path / "w"), str(src)],
+                         capture_output=True, text=True, check=False)
+    assert res.returncode == 0, res.stderr
+    assert [p.name for p in (tmp_path / "w").iterdir()] == \
+        [f"stria_tools-{want}-py3-none-any.whl"]
+    out = subprocess.run([PYTHON, str(src / "bin" / "stria-tune"), "--version"],
+                         capture_output=True, text=True, cwd="/", check=False)
+    assert out.stdout == f"stria-tune {want}\n", out.stderr

@@ -89,7 +89,7 @@ def _system(serial: str | None = None, wwid: str | None = None) -> System:
 
 def _rules(system: System, prof: profiles.Profile) -> str:
     devices = [d for d in system.namespaces if d.name == NS]
-    return rules_text(prof, system, devices, nvme="/usr/sbin/nvme")
+    return rules_text(prof, system, devices, program="/usr/bin/stria-tune")
 
 
 PROFILES = {n: profiles.load(n, profiles.search_path())

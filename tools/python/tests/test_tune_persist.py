@@ -7,9 +7,12 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
+
 from fixtures.tunefakes import FIXTURES, FakeNvme, copy_fixture, run, run_json
 from stria.discovery import discover
 from stria.tune import profiles
+from stria.tune import persist
 from stria.tune.persist import rules_text
 
 RULE_TOKEN = re.compile(r'\s*([A-Z_]+(?:\{[^}]+\})?)(==|!=|\+=|=)"([^"]*)"\s*(,|$)')
@@ -31,7 +34,7 @@ def rules(profile: str, tree: str = "plain4", devices: list[str] | None = None) 
     system = discover(FIXTURES / tree)
     prof = profiles.load(profile, profiles.search_path())
     devs = [d for d in system.namespaces if d.name in devices] if devices else None
-    return rules_text(prof, system, devs, nvme="/usr/sbin/nvme")
+    return rules_text(prof, system, devs, program="/usr/local/bin/stria-tune")
 
 
 def test_rules_are_valid_udev_syntax() -> None:
@@ -57,7 +60,7 @@ def test_rules_set_queue_attrs_scheduler_first() -> None:
     assert "io_poll}" not in text                          # expected only, never written
 
 
-def test_rules_run_nvme_set_feature_on_add_and_connect() -> None:
+def test_rules_run_stria_tune_coalesce_on_add_and_connect() -> None:
     text = rules("throughput")
     runs = [parse_rule(l) for l in text.splitlines() if "RUN+=" in l]
     assert len(runs) == 2
@@ -65,8 +68,8 @@ def test_rules_run_nvme_set_feature_on_add_and_connect() -> None:
     assert ("ACTION", "==", "add") in add and ("SUBSYSTEM", "==", "nvme") in add
     assert ("ENV{NVME_EVENT}", "==", "connected") in connected
     cmd = dict((k, v) for k, _, v in add)["RUN"]
-    assert shlex.split(cmd) == ["/usr/sbin/nvme", "set-feature", "/dev/%k",
-                                "--feature-id=0x08", "--value=0x320a"]
+    # stria-tune itself, not nvme-cli: the admin command apply sends
+    assert shlex.split(cmd) == ["/usr/local/bin/stria-tune", "coalesce", "%k", "0x320a"]
     assert text.rstrip().endswith('LABEL="stria_tune_end"')
     assert 'ACTION!="add|change", GOTO="stria_tune_end"' in text
 
@@ -161,3 +164,65 @@ def test_persist_refuses_rule_syntax_in_a_profile(tmp_path: Path) -> None:
                           "--root", str(FIXTURES / "plain4"), "--udev-dir", str(udev)])
     assert code == 1 and out == "" and "queue.scheduler" in err
     assert not udev.exists()
+
+
+def test_the_rules_command_sets_the_feature_as_apply_does(tmp_path: Path) -> None:
+    """The RUN+= of the rules, %k filled in as udev does, run against the
+    fake controllers: Set Features 0x08 with the profile's value, through
+    the same admin interface apply uses."""
+    root = copy_fixture("plain4", tmp_path)
+    text = rules("throughput")
+    add = next(parse_rule(l) for l in text.splitlines() if "RUN+=" in l)
+    argv = shlex.split(dict((k, v) for k, _, v in add)["RUN"].replace("%k", "nvme1"))
+    assert argv[0] == "/usr/local/bin/stria-tune"
+    nvme = FakeNvme(root)
+    code, out, err = run([*argv[1:], "--root", str(root)], nvme=nvme)
+    assert code == 0, err
+    assert nvme.calls == [("nvme1", 0x08, 0x320a)]
+    assert out == "nvme1: interrupt coalescing 5000 us / 11 completions (0x320a)\n"
+    code, js = run_json(["coalesce", "/dev/nvme2", "0", "--root", str(root)], nvme=nvme)
+    assert code == 0 and js == {"controller": "nvme2", "register": "0x0000", "set": True}
+    assert nvme.calls[-1] == ("nvme2", 0x08, 0)
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["nvme0n1", "0x320a"], "nvme0n1: not an NVMe controller"),
+    (["loop0", "0x320a"], "loop0: not an NVMe controller"),
+    (["nvme0", "0x10000"], "0x10000: not a coalescing value"),
+    (["nvme0", "-1"], "-1: not a coalescing value"),
+    (["nvme0", "fast"], "fast: not a coalescing value"),
+    (["nvme9", "0x320a"], "nvme9: cannot open /dev/nvme9"),
+])
+def test_coalesce_bad_input(tmp_path: Path, argv: list[str], msg: str) -> None:
+    root = copy_fixture("plain4", tmp_path)
+    nvme = FakeNvme(root)
+    code, out, err = run(["coalesce", *argv, "--root", str(root)], nvme=nvme)
+    assert code == 1 and out == ""
+    assert err.startswith(f"stria-tune: error: {msg}"), err
+    assert nvme.calls == []
+
+
+def test_coalesce_refused_by_the_controller(tmp_path: Path) -> None:
+    root = copy_fixture("plain4", tmp_path)
+    nvme = FakeNvme(root)
+    nvme.data["nvme1"]["refuse_set"] = {"0x08": 0x10E}
+    code, out, err = run(["coalesce", "nvme1", "0x320a", "--root", str(root)], nvme=nvme)
+    assert code == 1 and out == ""
+    assert "Feature Not Changeable" in err and "not set" in err
+
+
+def test_rules_name_the_running_stria_tune(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    tool = tmp_path / "bin" / "stria-tune"
+    tool.parent.mkdir()
+    tool.write_text("#!/bin/sh\n")
+    monkeypatch.setattr("sys.argv", [str(tool), "persist"])
+    assert persist.tune_program() == str(tool)
+    spaced = tmp_path / "my bin" / "stria-tune"
+    spaced.parent.mkdir()
+    spaced.write_text("#!/bin/sh\n")
+    monkeypatch.setattr("sys.argv", [str(spaced), "persist"])
+    system = discover(FIXTURES / "plain4")
+    prof = profiles.load("throughput", profiles.search_path())
+    with pytest.raises(persist.UnsafeText, match="has a space"):
+        rules_text(prof, system, None)

@@ -72,6 +72,23 @@ def positive_int(text: str) -> int:
     return v
 
 
+def steady_state(text: str) -> jobs.SteadyState:
+    try:
+        return jobs.parse_steady_state(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
+
+
+def megabytes_per_s(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = 0.0
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"expected a bandwidth in MB/s, more than 0: {text!r}")
+    return v
+
+
 def parse_kinds(text: str) -> tuple[str, ...]:
     kinds = tuple(x.strip() for x in text.split(",") if x.strip())
     bad = [k for k in kinds if k not in arrays.KINDS]
@@ -116,6 +133,19 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=positive_int, metavar="N",
                    help="seed of the contenders' order in each round (default: a "
                         "new one; the report gives it, and it repeats the order)")
+    r.add_argument("--no-precondition", action="store_true",
+                   help="no preconditioning and no steady-state test: write runs on "
+                        "fresh drives then measure the drive out of the box")
+    r.add_argument("--steady-state", type=steady_state, metavar="CRITERIA",
+                   default=jobs.SteadyState(),
+                   help="when a write run on real drives is steady: fio's METRIC:LIMIT "
+                        "(iops, iops_slope, bw, bw_slope), then window=S, ramp=S and "
+                        "max=S, the longest run (default "
+                        f"{jobs.SteadyState().describe()})")
+    r.add_argument("--precondition-bw", type=megabytes_per_s, metavar="MBPS",
+                   help="the drives' sequential write bandwidth (MB/s) to estimate "
+                        "preconditioning from (default: measured, "
+                        f"{jobs.PRECONDITION_PROBE_S} s of writes)")
     r.add_argument("--no-numa", action="store_true",
                    help="do not place jobs on the drives' NUMA nodes")
     r.add_argument("--force", action="store_true",
@@ -212,6 +242,8 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
                     "workloads": list(suite.latency_workloads),
                     "engines": list(suite.latency_engines)},
         "numa_placement": numa, "force": bool(a.force), "repeat": a.repeat, "seed": seed,
+        "precondition": not a.no_precondition,
+        "steady_state": None if a.no_precondition else a.steady_state.to_json(),
         "command": " ".join(shlex.quote(x) for x in sys.argv),
     }
     doc = results.new_document(settings)
@@ -221,13 +253,22 @@ def cmd_run(a: argparse.Namespace, bench_factory: Any = Bench) -> int:
     results.save(doc, out)
     bench = bench_factory(out=out, suite=suite, devs=devs, levels=levels, doc=doc,
                           extra=extra, numa=numa, kinds=tuple(a.arrays), force=bool(a.force),
-                          repeat=a.repeat, seed=seed)
+                          repeat=a.repeat, seed=seed,
+                          steady=None if a.no_precondition else a.steady_state)
     progress = Progress(bench.planned_jobs(), suite.job_seconds() + 1,
                         enabled=False if a.quiet else None, log=a.verbose > 0)
     bench.progress = progress
     code = EXIT_OK
     old_term = signal.signal(signal.SIGTERM, _terminate)
+    writes = [w for w in (*suite.baseline, *suite.scaling, *suite.arrays)
+              if jobs.WORKLOADS[w].is_write]
     try:
+        if a.no_precondition:
+            doc["precondition"] = {"status": "off", "reason": "--no-precondition"}
+        elif not writes:
+            doc["precondition"] = {"status": "not needed", "reason": "no write workload"}
+        else:
+            bench.precondition(lambda msg: None if a.quiet else err(msg), a.precondition_bw)
         bench.baseline()
         bench.scaling()
         bench.raw_engines()

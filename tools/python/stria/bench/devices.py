@@ -35,6 +35,17 @@ class DeviceInfo:
     scheduler: str | None = None
     link_mbps: float | None = None
     source: str = "sysfs"
+    # a device with hardware behind it (sysfs "device": NVMe, SCSI, virtio),
+    # not null_blk, a RAM disk, loop, dm, md or a file: the drives
+    # preconditioning and steady state are for
+    hardware: bool = False
+
+    @property
+    def real_drive(self) -> bool:
+        """A drive with flash behind it, which a write benchmark must
+        precondition: hardware, and not one QEMU emulates (no flash
+        translation layer to settle)."""
+        return self.is_block and self.hardware and "QEMU" not in (self.model or "")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -141,6 +152,7 @@ def from_sysfs(path: str, root: Path = SYSFS, name: str | None = None) -> Device
     info.io_poll = None if poll is None else poll == "1"
     info.scheduler = _scheduler(_read(block / "queue" / "scheduler"))
     dev = block / "device"
+    info.hardware = dev.exists()
     # nvme namespace: device -> controller (model, firmware_rev, serial)
     info.model = _read(dev / "model")
     info.firmware = _read(dev / "firmware_rev") or _read(dev / "rev")

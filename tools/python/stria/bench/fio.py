@@ -58,6 +58,10 @@ class GroupResult:
     read: DirStats
     write: DirStats
     filename: str = ""
+    # fio's steady-state result, when the job asked for one: "attained"
+    # (bool), "criterion" (what was asked: "iops_slope:1.000000%"),
+    # "duration" (the window, seconds), "measured" (fio's figure at the end)
+    steady: dict[str, Any] | None = None
 
 
 @dataclass
@@ -70,6 +74,14 @@ class FioRun:
     @property
     def error(self) -> int:
         return next((g.error for g in self.groups if g.error), 0)
+
+    def steady_attained(self) -> bool | None:
+        """Whether every group reached steady state; None when none was
+        asked for (or fio reported none)."""
+        asked = [g.steady for g in self.groups if g.steady is not None]
+        if not asked:
+            return None
+        return len(asked) == len(self.groups) and all(s["attained"] for s in asked)
 
     def total(self, direction: str) -> DirStats:
         """Sum of IOPS, bandwidth and bytes over all groups; latency of the
@@ -115,6 +127,13 @@ def load_json_text(text: str) -> dict[str, Any]:
     return doc
 
 
+def _steady(ss: Any) -> dict[str, Any] | None:
+    if not isinstance(ss, dict) or "attained" not in ss:
+        return None
+    return {"attained": bool(ss["attained"]), "criterion": str(ss.get("ss", "")),
+            "duration": int(ss.get("duration", 0)), "measured": str(ss.get("criterion", ""))}
+
+
 def parse(doc: dict[str, Any]) -> FioRun:
     """Parse a fio JSON document (``--output-format=json``)."""
     groups = []
@@ -127,6 +146,7 @@ def parse(doc: dict[str, Any]) -> FioRun:
             read=_dir_stats(job.get("read", {})),
             write=_dir_stats(job.get("write", {})),
             filename=str(opts.get("filename", "")),
+            steady=_steady(job.get("steadystate")),
         ))
     return FioRun(version=str(doc.get("fio version", "")), groups=groups)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 # Latency percentiles asked of fio (fio's percentile_list uses ':').
 PERCENTILES: tuple[float, ...] = (50.0, 90.0, 99.0, 99.9, 99.99)
@@ -90,6 +91,66 @@ class Timing:
 
 
 @dataclass(frozen=True)
+class SteadyState:
+    """fio's steady-state test for a write run: the run ends when
+    ``metric`` has stayed within ``limit`` over the last ``window`` seconds
+    (after ``ramp`` seconds not looked at), or after ``limit_s`` seconds
+    without it (fio's ``steadystate``, ``ss_dur``, ``ss_ramp``; the results
+    say which)."""
+
+    metric: str = "iops_slope"
+    limit: str = "1%"
+    window: int = 60
+    ramp: int = 10
+    max_s: int = 600
+
+    @property
+    def criterion(self) -> str:
+        return f"{self.metric}:{self.limit}"
+
+    def options(self) -> list[str]:
+        return [f"steadystate={self.criterion}", f"ss_dur={self.window}",
+                f"ss_ramp={self.ramp}"]
+
+    def describe(self) -> str:
+        return (f"{self.criterion},window={self.window},ramp={self.ramp},"
+                f"max={self.max_s}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"criterion": self.criterion, "window_s": self.window, "ramp_s": self.ramp,
+                "max_s": self.max_s}
+
+
+SS_METRICS = ("iops", "iops_slope", "bw", "bw_slope")
+
+
+def parse_steady_state(text: str) -> SteadyState:
+    """``METRIC:LIMIT[,window=S][,ramp=S][,max=S]``, e.g. ``iops_slope:1%``
+    or ``bw:5%,window=120,max=1800``; ValueError saying what is wrong."""
+    head, *rest = text.split(",")
+    metric, sep, limit = head.partition(":")
+    if metric not in SS_METRICS or not sep:
+        raise ValueError(f"'{text}': the criterion starts with one of "
+                         f"{', '.join(SS_METRICS)}, a colon and a limit (iops_slope:1%)")
+    if not re.fullmatch(r"(?:[0-9]+(?:\.[0-9]+)?)%?", limit) or float(limit.rstrip("%")) <= 0:
+        raise ValueError(f"'{limit}': the limit is a positive number, or a percentage "
+                         f"of the mean (1%)")
+    nums = {"window": 60, "ramp": 10, "max": 600}
+    for item in rest:
+        key, eq, value = item.partition("=")
+        if key not in nums or not eq or not value.isdigit() or \
+                (int(value) == 0 and key != "ramp"):
+            raise ValueError(f"'{item}': expected window=S, ramp=S or max=S "
+                             f"(seconds; window and max more than 0)")
+        nums[key] = int(value)
+    if nums["max"] < nums["window"] + nums["ramp"]:
+        raise ValueError(f"max={nums['max']} is shorter than window + ramp "
+                         f"({nums['window'] + nums['ramp']} s): steady state could never "
+                         f"be seen")
+    return SteadyState(metric, limit, nums["window"], nums["ramp"], nums["max"])
+
+
+@dataclass(frozen=True)
 class Target:
     """One device a job runs against, and the NUMA node to run it on."""
 
@@ -113,6 +174,15 @@ class JobSpec:
     numa: bool = True
     numjobs: int | None = None
     extra: tuple[str, ...] = field(default_factory=tuple)
+    # a write run measured until steady state (on preconditioned drives)
+    steady: SteadyState | None = None
+
+    @property
+    def runtime(self) -> int:
+        """Seconds fio runs at most: with a steady-state test, its limit."""
+        if self.steady is None:
+            return self.timing.runtime
+        return max(self.timing.runtime, self.steady.max_s)
 
     @property
     def effective_numjobs(self) -> int:
@@ -159,17 +229,50 @@ def render(spec: JobSpec) -> str:
         f"iodepth={w.iodepth}",
         f"numjobs={spec.effective_numjobs}",
         "time_based=1",
-        f"runtime={spec.timing.runtime}",
+        f"runtime={spec.runtime}",
         f"ramp_time={spec.timing.ramp_time}",
         "group_reporting=1",
         "norandommap=1",
         "randrepeat=0",
         "percentile_list=" + ":".join(f"{p:g}" for p in PERCENTILES),
+        *(spec.steady.options() if spec.steady else []),
         *spec.extra,
     ]
     for i, t in enumerate(spec.targets):
         lines += ["", f"[{i}-{t.label}]", "new_group", f"filename={t.path}"]
         if spec.numa and t.numa_node is not None:
+            lines += [f"numa_cpu_nodes={t.numa_node}",
+                      f"numa_mem_policy=bind:{t.numa_node}"]
+    return "\n".join(lines) + "\n"
+
+
+# Preconditioning: the whole of each drive written twice, sequentially, in
+# 128K blocks, so that a write benchmark sees the drive as it is in use
+# (every block mapped, garbage collection running), not fresh from the box.
+PRECONDITION_BS = "128k"
+PRECONDITION_PASSES = 2
+# seconds of the same writes that measure a drive's bandwidth, to say
+# beforehand how long preconditioning takes
+PRECONDITION_PROBE_S = 10
+
+
+def render_precondition(targets: tuple[Target, ...], *, probe: bool = False,
+                        numa: bool = True) -> str:
+    """The fio job that fills each target twice (each its own group, all
+    at once); with @probe, the same writes for PRECONDITION_PROBE_S
+    seconds, to measure each target's bandwidth."""
+    what = (f"{PRECONDITION_PROBE_S} s of the preconditioning writes, to measure "
+            f"bandwidth" if probe else
+            f"preconditioning: each drive written {PRECONDITION_PASSES} times over, "
+            f"sequential {PRECONDITION_BS} writes")
+    lines = [f"; stria-bench {what}", "[global]", "ioengine=libaio", "direct=1",
+             "rw=write", f"bs={PRECONDITION_BS}", "iodepth=32", "numjobs=1",
+             "group_reporting=1"]
+    lines += ["time_based=1", f"runtime={PRECONDITION_PROBE_S}"] if probe else \
+        [f"loops={PRECONDITION_PASSES}"]
+    for i, t in enumerate(targets):
+        lines += ["", f"[{i}-{t.label}]", "new_group", f"filename={t.path}"]
+        if numa and t.numa_node is not None:
             lines += [f"numa_cpu_nodes={t.numa_node}",
                       f"numa_mem_policy=bind:{t.numa_node}"]
     return "\n".join(lines) + "\n"

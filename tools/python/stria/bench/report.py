@@ -101,6 +101,41 @@ def header(doc: dict[str, Any]) -> list[str]:
     return lines + [""]
 
 
+def steady_section(doc: dict[str, Any]) -> list[str]:
+    """Preconditioning, and for each write run measured until steady
+    state whether it got there."""
+    pre = doc.get("precondition")
+    ss = doc.get("settings", {}).get("steady_state")
+    if not pre and not ss:
+        return []
+    out = ["## Preconditioning and steady state", ""]
+    if pre:
+        status = pre.get("status")
+        if status == "ok":
+            bws = pre.get("bandwidth_mbps", {})
+            out.append(f"- preconditioned: {', '.join(pre.get('drives', []))} each written "
+                       f"{pre.get('passes')} times over with sequential "
+                       f"{pre.get('block_size')} writes in {pre.get('seconds')} s "
+                       f"(estimated {pre.get('estimate_s')} s from "
+                       f"{pre.get('bandwidth_source')} bandwidth: "
+                       + ", ".join(f"{cell(k)} {v} MB/s" for k, v in bws.items()) + ")")
+        else:
+            out.append(f"- not preconditioned ({status}): {printable(str(pre.get('reason')))}")
+    runs = [r for r in doc.get("runs", []) if "steady_state" in r]
+    if ss and runs:
+        out.append(f"- write runs on real drives measured until fio's steady state "
+                   f"`{ss.get('criterion')}` held over {ss.get('window_s')} s (after "
+                   f"{ss.get('ramp_s')} s), at most {ss.get('max_s')} s each")
+    out.append("")
+    if runs:
+        out += table(["run", "criterion", "steady state reached"],
+                     [[f"`{r['id']}`", r["steady_state"]["criterion"],
+                       {True: "yes", False: "**no** (stopped at the limit)",
+                        None: "unknown (no fio result)"}[r["steady_state"]["attained"]]]
+                      for r in runs])
+    return out
+
+
 def devices_section(doc: dict[str, Any]) -> list[str]:
     rows = []
     for d in doc.get("devices", []):
@@ -331,7 +366,7 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
 
 def render(doc: dict[str, Any], plots: list[str] | None = None,
            plots_missing: str | None = None) -> str:
-    parts = (header(doc) + devices_section(doc) + baseline_section(doc)
+    parts = (header(doc) + steady_section(doc) + devices_section(doc) + baseline_section(doc)
              + scaling_section(doc) + engines_section(doc) + arrays_section(doc)
              + latency_section(doc)
              + problems_section(doc) + plots_section(plots or [], plots_missing))

@@ -13,6 +13,8 @@ devices      one record per device (devices.DeviceInfo)
 safety       the safety verdict for each device
 runs         one record per fio run (see run_record), with fio's whole JSON
 arrays       each array tried: created / not available / failed, and why
+precondition what preconditioning did before the write runs (see
+             steps.Bench.precondition): status, drives, estimate, seconds
 analysis     analysis.analyze() of the above
 """
 
@@ -27,7 +29,7 @@ from .fio import FioRun
 
 SCHEMA = "stria-bench/1"
 TOP_KEYS = ("schema", "started", "finished", "settings", "environment",
-            "devices", "safety", "runs", "arrays", "analysis")
+            "devices", "safety", "runs", "arrays", "precondition", "analysis")
 
 
 def now() -> str:
@@ -37,7 +39,8 @@ def now() -> str:
 def new_document(settings: dict[str, Any]) -> dict[str, Any]:
     return {"schema": SCHEMA, "started": now(), "finished": None,
             "settings": settings, "environment": {}, "devices": [],
-            "safety": [], "runs": [], "arrays": [], "analysis": {}}
+            "safety": [], "runs": [], "arrays": [], "precondition": None,
+            "analysis": {}}
 
 
 def run_record(*, run_id: str, step: str, kind: str, label: str, workload: str,
@@ -45,8 +48,12 @@ def run_record(*, run_id: str, step: str, kind: str, label: str, workload: str,
                members: list[str] | None = None, numa: list[int | None] | None = None,
                job_file: str | None = None, fio_json: str | None = None,
                parsed: FioRun | None = None, doc: dict[str, Any] | None = None,
-               status: str = "ok", reason: str | None = None) -> dict[str, Any]:
-    """One fio run (or a run that was skipped, with its reason)."""
+               status: str = "ok", reason: str | None = None,
+               steady: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One fio run (or a run that was skipped, with its reason). A write
+    run measured until steady state has "steady_state": the criterion
+    (jobs.SteadyState.to_json) and "attained" (true, false, or null when
+    fio wrote no result)."""
     rec: dict[str, Any] = {
         "id": run_id, "step": step, "kind": kind, "label": label,
         "level": level, "workload": workload, "engine": engine,
@@ -55,6 +62,9 @@ def run_record(*, run_id: str, step: str, kind: str, label: str, workload: str,
         "job_file": job_file, "fio_json": fio_json,
         "status": status, "reason": reason,
     }
+    if steady is not None:
+        rec["steady_state"] = dict(steady, attained=None if parsed is None
+                                   else parsed.steady_attained())
     if parsed is not None:
         rec["read"] = parsed.total("read").to_json()
         rec["write"] = parsed.total("write").to_json()

@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """The steps of a run: baseline, scaling, engines, arrays and latency.
 
+0. precondition  with write workloads on real drives (not null_blk, RAM,
+             loop, files, QEMU's drives): each drive written twice over, sequential 128K,
+             the time it takes said first; every write run on them is then
+             measured until fio's steady-state test holds (or its limit),
+             and records whether it did;
 1. baseline  each drive alone, every baseline workload (libaio);
 2. scaling   drives 1..N together, each on its own NUMA node; the 1-drive
              libaio point is the first drive's baseline (not run twice); the
@@ -30,6 +35,7 @@ import contextlib
 import errno
 import os
 import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -68,6 +74,8 @@ class Bench:
     # the seed of the contenders' order in each round of the arrays step;
     # None: raw first, then the kinds in their order
     seed: int | None = None
+    # write runs on real drives measured until steady state (None: off)
+    steady: jobs.SteadyState | None = None
 
     def __post_init__(self) -> None:
         (self.out / "jobs").mkdir(parents=True, exist_ok=True)
@@ -104,14 +112,16 @@ class Bench:
                 workload: jobs.Workload, engine: jobs.Engine,
                 targets: tuple[jobs.Target, ...], numjobs: int | None = None,
                 level: int | None = None, members: list[str] | None = None) -> dict[str, Any]:
+        steady = self.steady_for(workload, members or [t.path for t in targets])
         spec = jobs.JobSpec(run_id, workload, engine, targets, self.suite.timing,
-                            numa=self.numa, numjobs=numjobs, extra=self.extra)
+                            numa=self.numa, numjobs=numjobs, extra=self.extra,
+                            steady=steady)
         job_path = self.out / "jobs" / spec.file_name
         json_path = self.out / "fio" / (jobs.safe_name(run_id) + ".json")
         job_path.write_text(jobs.render(spec))
         if self.progress:
             self.progress.begin(step, run_id)
-        timeout = self.suite.job_seconds() * 4 + 120
+        timeout = (spec.runtime + spec.timing.ramp_time) * 4 + 120
         doc, err = self.run_fio(job_path, json_path, timeout)
         if self.progress:
             self.progress.job_done()
@@ -120,7 +130,8 @@ class Bench:
             engine=engine.name, targets=[t.path for t in targets], level=level,
             members=members, numa=[t.numa_node for t in targets],
             job_file=f"jobs/{job_path.name}",
-            fio_json=f"fio/{json_path.name}" if doc is not None else None)
+            fio_json=f"fio/{json_path.name}" if doc is not None else None,
+            steady=steady.to_json() if steady else None)
         if doc is None:
             return results.run_record(**common, status="failed",
                                       reason=f"fio wrote no result: {err[-300:]}")
@@ -129,6 +140,94 @@ class Bench:
             return results.run_record(**common, parsed=parsed, doc=doc, status="failed",
                                       reason=describe_error(parsed.error, engine, err))
         return results.run_record(**common, parsed=parsed, doc=doc)
+
+    def real_drives(self) -> list[devices.DeviceInfo]:
+        return [d for d in self.devs if d.real_drive]
+
+    def steady_for(self, workload: jobs.Workload,
+                   paths: list[str]) -> jobs.SteadyState | None:
+        """The steady-state test for a run of @workload on @paths (the
+        drives, or an array's members): write runs on real drives only."""
+        real = {d.path for d in self.real_drives()}
+        if self.steady is None or not workload.is_write or not paths:
+            return None
+        return self.steady if all(p in real for p in paths) else None
+
+    # --- preconditioning --------------------------------------------------
+    def precondition(self, say: Callable[[str], None],
+                     declared_mbps: float | None = None) -> dict[str, Any]:
+        """Fill every real drive twice with sequential 128K writes, all at
+        once, after saying how long it will take: 2 x capacity over the
+        bandwidth declared (MB/s) or measured (PRECONDITION_PROBE_S of the
+        same writes). Recorded in the document's "precondition"."""
+        drives = self.real_drives()
+        rec: dict[str, Any] = {"drives": [d.path for d in drives],
+                               "passes": jobs.PRECONDITION_PASSES,
+                               "block_size": jobs.PRECONDITION_BS}
+        self.doc["precondition"] = rec
+        if not drives:
+            rec.update(status="skipped", reason="no real drive (null_blk, RAM disks, loop, "
+                       "files and QEMU's emulated drives need no preconditioning)")
+            return rec
+        targets = self.targets(drives)
+        if declared_mbps is not None:
+            bw = {d.path: declared_mbps * 1e6 for d in drives}
+            rec["bandwidth_source"] = "declared"
+        else:
+            rec["bandwidth_source"] = "measured"
+            probe = self._probe_bandwidth(targets)
+            if probe is None:
+                rec.update(status="failed", reason="the bandwidth probe wrote no result "
+                           "(see fio/precondition-probe.json)")
+                say(f"preconditioning not done: {rec['reason']}")
+                self.save()
+                return rec
+            bw = probe
+        est = max(jobs.PRECONDITION_PASSES * (d.size_bytes or 0) / bw[d.path] for d in drives)
+        rec["bandwidth_mbps"] = {p: round(b / 1e6, 1) for p, b in bw.items()}
+        rec["estimate_s"] = round(est)
+        say(f"preconditioning {', '.join(d.name for d in drives)}: each written "
+            f"{jobs.PRECONDITION_PASSES} times over with sequential "
+            f"{jobs.PRECONDITION_BS} writes, "
+            + ", ".join(f"{d.name} {_fmt_bytes(d.size_bytes or 0)} at "
+                        f"{bw[d.path] / 1e6:.0f} MB/s" for d in drives)
+            + f" ({rec['bandwidth_source']}): about {fmt_duration(est)} "
+            f"(--no-precondition skips it)"
+            + (f"; then each write run lasts until steady state "
+               f"({self.steady.criterion}), {fmt_duration(self.steady.max_s)} at most"
+               if self.steady else ""))
+        job = self.out / "jobs" / "precondition.fio"
+        job.write_text(jobs.render_precondition(targets, numa=self.numa))
+        if self.progress:
+            self.progress.begin("precondition", f"filling {len(drives)} drives twice")
+        start = time.monotonic()
+        doc, err = self.run_fio(job, self.out / "fio" / "precondition.json", est * 4 + 600)
+        rec["seconds"] = round(time.monotonic() - start)
+        parsed = fio.parse(doc) if doc is not None else None
+        if parsed is None or parsed.error:
+            why = (f"fio wrote no result: {err[-300:]}" if parsed is None else
+                   describe_error(parsed.error, jobs.LIBAIO, err))
+            rec.update(status="failed", reason=why)
+            say(f"preconditioning failed: {why}; the write runs are measured anyway")
+        else:
+            rec["status"] = "ok"
+        self.save()
+        return rec
+
+    def _probe_bandwidth(self, targets: tuple[jobs.Target, ...]) -> dict[str, float] | None:
+        job = self.out / "jobs" / "precondition-probe.fio"
+        job.write_text(jobs.render_precondition(targets, probe=True, numa=self.numa))
+        if self.progress:
+            self.progress.begin("precondition", "measuring write bandwidth")
+        doc, _ = self.run_fio(job, self.out / "fio" / "precondition-probe.json",
+                              jobs.PRECONDITION_PROBE_S * 4 + 120)
+        if doc is None:
+            return None
+        parsed = fio.parse(doc)
+        bw = {g.filename: g.write.bw_bytes for g in parsed.groups}
+        if parsed.error or any(bw.get(t.path, 0) <= 0 for t in targets):
+            return None
+        return bw
 
     def add(self, rec: dict[str, Any]) -> dict[str, Any]:
         rec["round"] = self.round
@@ -414,6 +513,24 @@ class Bench:
                     members=paths, status="skipped", reason=reason))
                 if self.progress:
                     self.progress.job_done()
+
+
+def _fmt_bytes(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if n < 1000 or unit == "TB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n:.1f} TB"
+
+
+def fmt_duration(s: float) -> str:
+    """"2 h 05 min", "15 min 14 s", "40 s"."""
+    s = int(round(s))
+    if s >= 3600:
+        return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    if s >= 60:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s} s"
 
 
 def latency_id(label: str, w: jobs.Workload, engine: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from dataclasses import asdict
@@ -27,8 +28,9 @@ from ..sysfs import Sysfs
 from . import apply as applymod
 from . import persist, profiles, show
 from .apply import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, Runner
-from .nvme import IoctlAdmin, NvmeAdmin
+from .nvme import FEAT_IRQ_COALESCE, IoctlAdmin, NvmeAdmin, NvmeError
 from .plan import Change, PlanError, make_plan, module_values, select
+from .profiles import Coalescing
 from .state import DEFAULT_DIR as STATE_DIR
 from .state import State, StateError
 
@@ -106,6 +108,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--dry-run", action="store_true", help="print the rules only")
 
     sub.add_parser("unpersist", parents=[common], help="remove the udev rules")
+
+    p = sub.add_parser("coalesce", parents=[common],
+                       help="set one NVMe controller's interrupt coalescing now "
+                            "(what the rules of persist run)")
+    p.add_argument("controller", metavar="CTRL", help="the controller, e.g. nvme0")
+    p.add_argument("register", metavar="VALUE",
+                   help="Feature 0x08's value: time in 100 us units << 8 | threshold "
+                        "(0 based), e.g. 0x320a; 0 turns coalescing off")
     return parser
 
 
@@ -469,8 +479,39 @@ def cmd_unpersist(ctx: Context) -> int:
     return EXIT_OK
 
 
+_CONTROLLER = re.compile(r"nvme[0-9]+")
+
+
+def cmd_coalesce(ctx: Context) -> int:
+    """Set Features 0x08 on one controller, by the admin ioctl that apply
+    uses: the command the udev rules of persist run (no nvme-cli needed)."""
+    args = ctx.args
+    ctrl = device_name(args.controller)
+    if not _CONTROLLER.fullmatch(ctrl):
+        raise CliError(f"{args.controller}: not an NVMe controller (nvmeN, e.g. nvme0); "
+                       f"nothing was set")
+    try:
+        value = int(args.register, 0)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 0xFFFF:
+        raise CliError(f"{args.register}: not a coalescing value (0 to 0xffff: time in "
+                       f"100 us units << 8 | threshold, e.g. 0x320a); nothing was set")
+    coal = Coalescing.from_register(value)
+    try:
+        ctx.nvme.set_feature(ctrl, FEAT_IRQ_COALESCE, value)
+    except NvmeError as e:
+        raise CliError(f"{e}; interrupt coalescing {coal.describe()} not set") from e
+    if ctx.json:
+        ctx.emit({"controller": ctrl, "register": f"0x{value:04x}", "set": True})
+    elif not ctx.quiet:
+        ctx.out.write(f"{ctrl}: interrupt coalescing {coal.describe()}\n")
+    return EXIT_OK
+
+
 COMMANDS = {"show": cmd_show, "profiles": cmd_profiles, "apply": cmd_apply,
-            "revert": cmd_revert, "persist": cmd_persist, "unpersist": cmd_unpersist}
+            "revert": cmd_revert, "persist": cmd_persist, "unpersist": cmd_unpersist,
+            "coalesce": cmd_coalesce}
 
 
 def main(argv: Sequence[str] | None = None, *, nvme: NvmeAdmin | None = None,

@@ -2,8 +2,9 @@
 """The udev rules file that re-applies a profile at boot and on hotplug.
 
 Block-queue settings become ATTR{queue/...} assignments on NVMe namespaces
-(partitions excluded); interrupt coalescing becomes a RUN+= of nvme-cli on
-the controller, both when it is added (coldplug at boot) and when the
+(partitions excluded); interrupt coalescing becomes a RUN+= of
+"stria-tune coalesce" on the controller (the admin ioctl apply uses, so
+nothing else, such as nvme-cli, needs to be installed), both when it is added (coldplug at boot) and when the
 driver reports it connected (NVME_EVENT=connected, after a reset or
 hotplug; at "add" time a hotplugged controller may not be live yet).
 Module parameters are not here: apply writes them to modprobe.d.
@@ -15,7 +16,9 @@ add a RUN+= that udev runs as root) is refused, and nothing is written.
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 from pathlib import Path
 
 from ..discovery import BlockDevice, System
@@ -28,8 +31,14 @@ RULES_FILE = "90-stria-tune.rules"
 DEFAULT_DIR = Path("/etc/udev/rules.d")
 
 
-def nvme_cli() -> str:
-    return shutil.which("nvme", path="/usr/sbin:/sbin:/usr/bin:/bin") or "/usr/sbin/nvme"
+def tune_program() -> str:
+    """The stria-tune the rules run: the one running now, by the path it
+    was started with (a link into PREFIX/bin stays valid when make install
+    replaces the venv behind it); else the one on PATH."""
+    me = sys.argv[0] if sys.argv else ""
+    if os.path.basename(me) == "stria-tune" and os.path.isfile(me):
+        return os.path.abspath(me)
+    return shutil.which("stria-tune") or "/usr/bin/stria-tune"
 
 
 def _device_value(text: str, what: str) -> str:
@@ -49,11 +58,15 @@ def _profile_value(text: str, what: str) -> str:
 
 
 def rules_text(profile: Profile, system: System, devices: list[BlockDevice] | None,
-               nvme: str | None = None) -> str:
+               program: str | None = None) -> str:
     """The rules for ``profile``: every NVMe namespace, or only ``devices``
     (matched by their stable WWID and their controllers' serial numbers).
     UnsafeText when a value cannot be written safely (nothing is then)."""
-    nvme = rule_value(nvme or nvme_cli(), "the path of nvme-cli")
+    program = rule_value(program or tune_program(), "the path of stria-tune")
+    if " " in program:
+        # udev splits RUN+= at spaces
+        raise UnsafeText(f"the path of stria-tune '{program}' has a space, which a udev "
+                         f"rule's RUN+= cannot hold: install it where the path has none")
     _profile_value(profile.name, "the profile name")
     lines = [
         f"# Written by 'stria-tune persist --profile {profile.name}'; remove with",
@@ -84,7 +97,7 @@ def rules_text(profile: Profile, system: System, devices: list[BlockDevice] | No
             lines.append(f"{match_block}{test}, {assigns}")
     coal = profile.coalescing()
     if coal is not None:
-        cmd = f"{nvme} set-feature /dev/%k --feature-id=0x08 --value=0x{coal.register:04x}"
+        cmd = f"{program} coalesce %k 0x{coal.register:04x}"
         lines.append("")
         lines.append(f"# NVMe interrupt coalescing: {coal.describe()}.")
         match = 'SUBSYSTEM=="nvme", KERNEL=="nvme[0-9]*"'

@@ -30,7 +30,7 @@ const char *ident_cache_dir = "/run/stria/drives";
  * Keep printable ASCII, make anything else '?', and trim the blanks NVMe
  * pads its strings with. @s is changed in place.
  */
-static void clean(char *s)
+static void ident_clean(char *s)
 {
 	size_t i, n, start = 0;
 
@@ -47,7 +47,7 @@ static void clean(char *s)
 }
 
 /* The first line of @dir/@rel into @buf, cleaned; "" when there is none. */
-static void read_attr(const char *dir, const char *rel, char *buf, size_t len)
+static void ident_attr(const char *dir, const char *rel, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -62,14 +62,14 @@ static void read_attr(const char *dir, const char *rel, char *buf, size_t len)
 		buf[0] = '\0';
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
-	clean(buf);
+	ident_clean(buf);
 }
 
 /*
  * The serial number of SCSI VPD page 0x80 (@dir/device/vpd_pg80): a
  * 4-byte header whose last byte is the length, then the text.
  */
-static void read_vpd80(const char *dir, char *buf, size_t len)
+static void ident_vpd80(const char *dir, char *buf, size_t len)
 {
 	unsigned char page[260];
 	char path[PATH_MAX];
@@ -93,11 +93,11 @@ static void read_vpd80(const char *dir, char *buf, size_t len)
 		want = len - 1;
 	memcpy(buf, page + 4, want);
 	buf[want] = '\0';
-	clean(buf);
+	ident_clean(buf);
 }
 
 /* Is @s (up to a '/' or its end) a PCI address, DDDD:BB:DD.F? */
-static int is_pci_addr(const char *s)
+static int ident_is_pci(const char *s)
 {
 	static const char form[] = "xxxx:xx:xx.x";
 	size_t i;
@@ -110,20 +110,20 @@ static int is_pci_addr(const char *s)
 }
 
 /* The last PCI address in the path @path into @buf (16 bytes), or "". */
-static void pci_of_path(const char *path, char *buf)
+static void ident_pci_of_path(const char *path, char *buf)
 {
 	const char *p;
 
 	buf[0] = '\0';
 	for (p = path; *p; p++)
-		if (*p == '/' && is_pci_addr(p + 1)) {
+		if (*p == '/' && ident_is_pci(p + 1)) {
 			memcpy(buf, p + 1, 12);
 			buf[12] = '\0';
 		}
 }
 
 /* The PCI address of a native-multipath disk @disk: its first path's. */
-static void pci_of_multipath(const char *disk, char *buf)
+static void ident_pci_multipath(const char *disk, char *buf)
 {
 	char path[PATH_MAX], real[PATH_MAX];
 	struct dirent *de;
@@ -142,13 +142,13 @@ static void pci_of_multipath(const char *disk, char *buf)
 				     de->d_name) >= sizeof(path) ||
 		    !realpath(path, real))
 			continue;
-		pci_of_path(real, buf);
+		ident_pci_of_path(real, buf);
 	}
 	closedir(d);
 }
 
 /* The slot of @sysfs/bus/pci/slots whose address is @pci's, into @buf. */
-static void slot_of(const char *sysfs, const char *pci, char *buf, size_t len)
+static void ident_slot_of(const char *sysfs, const char *pci, char *buf, size_t len)
 {
 	char path[PATH_MAX], addr[64];
 	struct dirent *de;
@@ -167,12 +167,12 @@ static void slot_of(const char *sysfs, const char *pci, char *buf, size_t len)
 		if ((size_t)snprintf(path, sizeof(path), "%s/bus/pci/slots/%s",
 				     sysfs, de->d_name) >= sizeof(path))
 			continue;
-		read_attr(path, "address", addr, sizeof(addr));
+		ident_attr(path, "address", addr, sizeof(addr));
 		/* "0000:01:00": the address less its function */
 		if (strlen(addr) == 10 && !strncmp(addr, pci, 10)) {
 			if ((size_t)snprintf(buf, len, "%s", de->d_name) >= len)
 				buf[0] = '\0';
-			clean(buf);
+			ident_clean(buf);
 			break;
 		}
 	}
@@ -202,19 +202,19 @@ int ident_read(const char *sysfs, const char *kname, struct drive_ident *id)
 			*slash = '\0';
 	}
 	snprintf(id->dev, sizeof(id->dev), "%s", kname);
-	read_attr(disk, "device/serial", id->serial, sizeof(id->serial));
+	ident_attr(disk, "device/serial", id->serial, sizeof(id->serial));
 	if (!id->serial[0])
-		read_attr(disk, "serial", id->serial, sizeof(id->serial));
+		ident_attr(disk, "serial", id->serial, sizeof(id->serial));
 	if (!id->serial[0])
-		read_vpd80(disk, id->serial, sizeof(id->serial));
-	read_attr(disk, "wwid", id->wwid, sizeof(id->wwid));
+		ident_vpd80(disk, id->serial, sizeof(id->serial));
+	ident_attr(disk, "wwid", id->wwid, sizeof(id->wwid));
 	if (!id->wwid[0])
-		read_attr(disk, "device/wwid", id->wwid, sizeof(id->wwid));
-	read_attr(disk, "device/model", id->model, sizeof(id->model));
-	pci_of_path(disk, id->pci);
+		ident_attr(disk, "device/wwid", id->wwid, sizeof(id->wwid));
+	ident_attr(disk, "device/model", id->model, sizeof(id->model));
+	ident_pci_of_path(disk, id->pci);
 	if (!id->pci[0])
-		pci_of_multipath(disk, id->pci);
-	slot_of(sysfs, id->pci, id->slot, sizeof(id->slot));
+		ident_pci_multipath(disk, id->pci);
+	ident_slot_of(sysfs, id->pci, id->slot, sizeof(id->slot));
 	return 0;
 }
 
@@ -260,7 +260,7 @@ void ident_text(const struct drive_ident *id, char *buf, size_t len)
 static const struct {
 	const char *key;
 	size_t off, len;
-} cache_keys[] = {
+} ident_keys[] = {
 #define KEY(k, f) { k, offsetof(struct drive_ident, f), \
 		    sizeof(((struct drive_ident *)0)->f) }
 	KEY("DEV", dev), KEY("SERIAL", serial), KEY("WWID", wwid),
@@ -268,9 +268,9 @@ static const struct {
 #undef KEY
 };
 
-#define NR_CACHE_KEYS (sizeof(cache_keys) / sizeof(cache_keys[0]))
+#define NR_IDENT_KEYS (sizeof(ident_keys) / sizeof(ident_keys[0]))
 
-static int cache_path(const char *uuid, int role, char *buf, size_t len)
+static int ident_cache_path(const char *uuid, int role, char *buf, size_t len)
 {
 	size_t i;
 
@@ -294,7 +294,7 @@ int ident_cache_load(const char *uuid, int role, struct drive_ident *id)
 	int ret;
 
 	memset(id, 0, sizeof(*id));
-	ret = cache_path(uuid, role, path, sizeof(path));
+	ret = ident_cache_path(uuid, role, path, sizeof(path));
 	if (ret)
 		return ret;
 	f = fopen(path, "re");
@@ -302,20 +302,20 @@ int ident_cache_load(const char *uuid, int role, struct drive_ident *id)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		for (k = 0; k < NR_CACHE_KEYS; k++) {
-			kl = strlen(cache_keys[k].key);
-			if (!strncmp(line, cache_keys[k].key, kl) && line[kl] == '=')
-				snprintf((char *)id + cache_keys[k].off,
-					 cache_keys[k].len, "%s", line + kl + 1);
+		for (k = 0; k < NR_IDENT_KEYS; k++) {
+			kl = strlen(ident_keys[k].key);
+			if (!strncmp(line, ident_keys[k].key, kl) && line[kl] == '=')
+				snprintf((char *)id + ident_keys[k].off,
+					 ident_keys[k].len, "%s", line + kl + 1);
 		}
 	}
 	fclose(f);
-	clean(id->dev);
+	ident_clean(id->dev);
 	return 0;
 }
 
 /* mkdir -p of ident_cache_dir */
-static int cache_mkdir(void)
+static int ident_cache_mkdir(void)
 {
 	char path[PATH_MAX];
 	char *p;
@@ -342,27 +342,27 @@ int ident_cache_store(const char *uuid, int role, const struct drive_ident *id)
 	FILE *f;
 	int ret;
 
-	ret = cache_path(uuid, role, path, sizeof(path));
+	ret = ident_cache_path(uuid, role, path, sizeof(path));
 	if (ret)
 		return ret;
 	if (!ident_cache_load(uuid, role, &old)) {
-		for (k = 0; k < NR_CACHE_KEYS; k++)
-			if (strcmp((const char *)&old + cache_keys[k].off,
-				   (const char *)id + cache_keys[k].off))
+		for (k = 0; k < NR_IDENT_KEYS; k++)
+			if (strcmp((const char *)&old + ident_keys[k].off,
+				   (const char *)id + ident_keys[k].off))
 				break;
-		if (k == NR_CACHE_KEYS)
+		if (k == NR_IDENT_KEYS)
 			return 0;
 	}
-	ret = cache_mkdir();
+	ret = ident_cache_mkdir();
 	if (ret)
 		return ret;
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	f = fopen(tmp, "we");
 	if (!f)
 		return -errno;
-	for (k = 0; k < NR_CACHE_KEYS; k++)
-		fprintf(f, "%s=%s\n", cache_keys[k].key,
-			(const char *)id + cache_keys[k].off);
+	for (k = 0; k < NR_IDENT_KEYS; k++)
+		fprintf(f, "%s=%s\n", ident_keys[k].key,
+			(const char *)id + ident_keys[k].off);
 	if (fclose(f) || rename(tmp, path)) {
 		ret = -errno;
 		unlink(tmp);

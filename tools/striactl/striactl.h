@@ -110,6 +110,9 @@ int cmd_home(struct ctx *c, int argc, char **argv);
 /* cmd_monitor.c */
 int cmd_monitor(struct ctx *c, int argc, char **argv);
 
+/* cmd_slot.c */
+int cmd_slot_spare(struct ctx *c, int argc, char **argv);
+
 /* cmd_show.c */
 const char *array_state_name(uint32_t state);
 const char *state_name(uint32_t state);

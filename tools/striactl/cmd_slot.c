@@ -71,6 +71,7 @@ struct slot_match {
 	uint32_t role;
 	struct drive_ident old;
 	int old_cached;
+	int unknown;		/* failed roles whose drive's slot is not known */
 };
 
 /*
@@ -85,6 +86,7 @@ static int find_slot(int fd, const struct drive_ident *new, dev_t rdev,
 	uint32_t idx = 0, i;
 	int err;
 
+	match->unknown = 0;
 	while (!(err = query_array(fd, NULL, idx, 1, &match->q, members, NULL, 0))) {
 		for (i = 0; i < match->q.nr_members && i < STRIA_MAX_MEMBERS; i++) {
 			if (members[i].state != STRIA_STATE_FAILED ||
@@ -93,6 +95,8 @@ static int find_slot(int fd, const struct drive_ident *new, dev_t rdev,
 				continue;
 			match->old_cached = member_ident(&match->q, &members[i], 1,
 							 &match->old);
+			if (!match->old.pci[0] && !match->old.slot[0])
+				match->unknown++;
 			if (!ident_same_slot(&match->old, new))
 				continue;
 			match->role = members[i].role;
@@ -210,11 +214,12 @@ int cmd_slot_spare(struct ctx *c, int argc, char **argv)
 		goto out;
 	}
 	if (!ret) {
-		slot_info(c, "%s: nothing done: it is in no failed member's slot (%s%s%s%s)",
+		slot_info(c, "%s: nothing done: it is in no failed member's slot (%s%s%s%s)%s",
 			  dev, new.slot[0] ? "slot " : "PCI address ",
 			  new.slot[0] ? new.slot : new.pci,
 			  new.slot[0] ? ", PCI address " : "",
-			  new.slot[0] ? new.pci : "");
+			  new.slot[0] ? new.pci : "",
+			  mt.unknown ? "; where the drive of a failed member was is not known: 'striactl monitor' keeps it while it runs. Add the drive by hand: 'striactl add NAME DEV'" : "");
 		goto out;
 	}
 	ret = EXIT_OK;

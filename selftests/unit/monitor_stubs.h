@@ -13,6 +13,7 @@
 #include "../../tools/striactl/output.c"
 #include "../../tools/striactl/config.c"
 #include "../../tools/striactl/snapshot.c"
+#include "../../tools/striactl/ident.c"
 #include "../../tools/striactl/cmd_monitor.c"
 #include "tap.h"
 

@@ -147,9 +147,9 @@ static void test_syntax(void)
 static void test_errors(void)
 {
 	refused("MAILADDR root\nMAILADR root\n",
-		"stria.conf:2: unknown keyword 'MAILADR' (ARRAY, AUTO, HOMEHOST, MAILADDR, PROGRAM)");
+		"stria.conf:2: unknown keyword 'MAILADR' (ARRAY, AUTO, HOMEHOST, MAILADDR, PROGRAM, POLICY)");
 	refused("DEVICE /dev/nvme*\n",
-		"stria.conf:1: unknown keyword 'DEVICE' (ARRAY, AUTO, HOMEHOST, MAILADDR, PROGRAM)");
+		"stria.conf:1: unknown keyword 'DEVICE' (ARRAY, AUTO, HOMEHOST, MAILADDR, PROGRAM, POLICY)");
 	refused("MAILADDR\n", "stria.conf:1: MAILADDR needs at least one address");
 	refused("MAILADDR a@b\n# c\nMAILADDR c@d\n",
 		"stria.conf:3: MAILADDR is given twice (first at line 1)");
@@ -214,7 +214,7 @@ static void test_files(void)
 		return;
 	}
 	snprintf(want, sizeof(want),
-		 "%s:2: unknown keyword 'FOO' (ARRAY, AUTO, HOMEHOST, MAILADDR, PROGRAM)", path);
+		 "%s:2: unknown keyword 'FOO' (ARRAY, AUTO, HOMEHOST, MAILADDR, PROGRAM, POLICY)", path);
 	tap(conf_parse_file(path, &c, err, sizeof(err)) == -EINVAL && !strcmp(err, want),
 	    "a bad line of a file names the file and the line");
 	if (ftruncate(fd, 0) || pwrite(fd, "PROGRAM /bin/true\n\0x\n", 21, 0) != 21)
@@ -404,6 +404,62 @@ static void test_owned(void)
 	}
 }
 
+/* POLICY: what a new blank drive in the slot of a failed member becomes */
+static void test_spare_policy(void)
+{
+	struct stria_conf c;
+	int line = -1;
+
+	tap(!parse("# nothing\n", &c) &&
+	    conf_spare_action(&c, "data", &line) == CONF_SPARE_NONE && line == 0 &&
+	    !conf_spare_any(&c),
+	    "no POLICY: nothing is added (off by default)");
+	conf_free(&c);
+	tap(!parse("POLICY action=spare-same-slot\n", &c) &&
+	    conf_spare_action(&c, "data", &line) == CONF_SPARE_SAME_SLOT &&
+	    line == 1 && conf_spare_any(&c),
+	    "POLICY action=spare-same-slot: for every array, line 1");
+	conf_free(&c);
+	tap(!parse("MAILADDR root\nPOLICY action=spare-same-slot\n"
+		   "policy Array=/dev/stria/scratch ACTION=none\n", &c) &&
+	    conf_spare_action(&c, "data", &line) == CONF_SPARE_SAME_SLOT && line == 2 &&
+	    conf_spare_action(&c, "scratch", &line) == CONF_SPARE_NONE && line == 3,
+	    "an array's own line decides for it (before or after the one for all), the rest by the one for all");
+	conf_free(&c);
+	tap(!parse("POLICY array=scratch action=none\nPOLICY action=spare-same-slot array=data\n", &c) &&
+	    conf_spare_action(&c, "data", NULL) == CONF_SPARE_SAME_SLOT &&
+	    conf_spare_action(&c, "scratch", NULL) == CONF_SPARE_NONE &&
+	    conf_spare_action(&c, "other", &line) == CONF_SPARE_NONE && line == 0 &&
+	    conf_spare_any(&c),
+	    "only the arrays named: another array gets nothing");
+	conf_free(&c);
+	tap(!parse("POLICY action=none\n", &c) && !conf_spare_any(&c),
+	    "POLICY action=none: nothing to do");
+	conf_free(&c);
+	refused("POLICY\n",
+		"stria.conf:1: POLICY needs action=none or action=spare-same-slot");
+	refused("POLICY array=data\n",
+		"stria.conf:1: POLICY needs action=none or action=spare-same-slot");
+	refused("# c\nPOLICY action=spare\n",
+		"stria.conf:2: POLICY: action 'spare' is neither none nor spare-same-slot (a new blank drive in the slot of a failed member becomes a spare of its array)");
+	refused("POLICY action=\n",
+		"stria.conf:1: POLICY: action '' is neither none nor spare-same-slot (a new blank drive in the slot of a failed member becomes a spare of its array)");
+	refused("POLICY action=none action=spare-same-slot\n",
+		"stria.conf:1: POLICY: action= is given twice");
+	refused("POLICY action=none array=a array=b\n",
+		"stria.conf:1: POLICY: array= is given twice");
+	refused("POLICY action=none array=a/b\n",
+		"stria.conf:1: POLICY: array 'a/b' is not an array name (1 to 31 of A-Z a-z 0-9 . _ -)");
+	refused("POLICY action=none domain=x\n",
+		"stria.conf:1: POLICY: 'domain=x' is neither action=ACTION nor array=NAME");
+	refused("POLICY action=none spare\n",
+		"stria.conf:1: POLICY: 'spare' is neither action=ACTION nor array=NAME");
+	refused("POLICY action=spare-same-slot\nPOLICY action=none\n",
+		"stria.conf:2: POLICY for every array (no array=) is given twice (first at line 1)");
+	refused("POLICY action=none array=d\n\nPOLICY array=/dev/stria/d action=none\n",
+		"stria.conf:3: POLICY for array 'd' is given twice (first at line 1)");
+}
+
 int main(void)
 {
 	test_empty();
@@ -413,6 +469,7 @@ int main(void)
 	test_files();
 	test_homehost();
 	test_policy();
+	test_spare_policy();
 	test_owned();
 	return tap_exit_code();
 }

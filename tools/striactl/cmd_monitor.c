@@ -43,6 +43,7 @@
 #include <linux/stria.h>
 
 #include "config.h"
+#include "ident.h"
 #include "snapshot.h"
 #include "striactl.h"
 
@@ -62,6 +63,8 @@ struct mon_event {
 	char member[40];		/* /dev/NAME, or "missing" */
 	char member_dev[16];		/* MAJOR:MINOR (kernel events) */
 	char member_state[16];
+	struct drive_ident ident;	/* which drive @member is */
+	int ident_cached;		/* @ident is what was last seen */
 	char array_state[16];
 	char sync_action[16];
 	char sync_result[24];
@@ -209,6 +212,29 @@ static void event_init(struct mon_event *e, const char *name,
 	snprintf(e->array_state, sizeof(e->array_state), "%s", s->state);
 }
 
+/*
+ * Which drive the member of @e (kernel name @dev, "-" for none) is: from
+ * sysfs while it is there, else what was last seen in its role (the
+ * cache remember_drives() keeps), when that was @dev or @dev is unknown.
+ */
+static void event_ident(struct mon_event *e, const char *dev)
+{
+	struct drive_ident c;
+	int none = !dev[0] || !strcmp(dev, "-");
+
+	memset(&e->ident, 0, sizeof(e->ident));
+	e->ident_cached = 0;
+	if (!none && !ident_read(snap_sysfs, dev, &e->ident) &&
+	    ident_known(&e->ident))
+		return;
+	memset(&e->ident, 0, sizeof(e->ident));
+	if (e->role < 0 || !e->uuid[0] || ident_cache_load(e->uuid, e->role, &c) ||
+	    !ident_known(&c) || (!none && strcmp(c.dev, dev)))
+		return;
+	e->ident = c;
+	e->ident_cached = 1;
+}
+
 /* The member of @e from a snapshot entry (kernel name @dev). */
 static void event_member(struct mon_event *e, int role, const char *dev,
 			 const char *state)
@@ -219,6 +245,31 @@ static void event_member(struct mon_event *e, int role, const char *dev,
 	else
 		snprintf(e->member, sizeof(e->member), "/dev/%s", dev);
 	snprintf(e->member_state, sizeof(e->member_state), "%s", state);
+	event_ident(e, dev);
+}
+
+/*
+ * Keep which drive each role of @s is on (ident.h), so that an alert
+ * about a drive pulled later still says which one it was. Best effort:
+ * without a writable cache directory, a gone drive is only its name.
+ */
+static void remember_drives(const struct array_snap *s)
+{
+	struct drive_ident id;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < s->nr_entries; i++) {
+		const struct snap_member *mm = &s->m[i];
+
+		if (mm->role < 0 || mm->replacement || !strcmp(mm->dev, "-") ||
+		    ident_read(snap_sysfs, mm->dev, &id) || !ident_known(&id))
+			continue;
+		ret = ident_cache_store(s->uuid, mm->role, &id);
+		if (ret)
+			verbose_msg("%s: cannot keep the identity of %s: %s",
+				    ident_cache_dir, mm->dev, strerror(-ret));
+	}
 }
 
 /* How bad an event is: syslog priority; mails go for warnings and worse. */
@@ -379,6 +430,18 @@ static void event_json(struct mon *m, const struct mon_event *e,
 			out_str(o, "member_state", e->member_state);
 		if (e->member_dev[0])
 			out_str(o, "member_dev", e->member_dev);
+		if (e->ident.serial[0])
+			out_str(o, "member_serial", e->ident.serial);
+		if (e->ident.wwid[0])
+			out_str(o, "member_wwid", e->ident.wwid);
+		if (e->ident.model[0])
+			out_str(o, "member_model", e->ident.model);
+		if (e->ident.pci[0])
+			out_str(o, "member_pci_address", e->ident.pci);
+		if (e->ident.slot[0])
+			out_str(o, "member_slot", e->ident.slot);
+		if (e->ident_cached)
+			out_str(o, "member_identity_from", "last-seen");
 	}
 	if (e->sync_action[0])
 		out_str(o, "sync_action", e->sync_action);
@@ -436,6 +499,16 @@ static int run_child(struct mon *m, char *const argv[], int in,
 				else
 					snprintf(buf, sizeof(buf), "%d", e->role);
 				setenv("STRIA_MEMBER_ROLE", buf, 1);
+				if (e->ident.serial[0])
+					setenv("STRIA_MEMBER_SERIAL", e->ident.serial, 1);
+				if (e->ident.wwid[0])
+					setenv("STRIA_MEMBER_WWID", e->ident.wwid, 1);
+				if (e->ident.model[0])
+					setenv("STRIA_MEMBER_MODEL", e->ident.model, 1);
+				if (e->ident.pci[0])
+					setenv("STRIA_MEMBER_PCI_ADDRESS", e->ident.pci, 1);
+				if (e->ident.slot[0])
+					setenv("STRIA_MEMBER_SLOT", e->ident.slot, 1);
 			}
 			if (e->sync_action[0])
 				setenv("STRIA_SYNC_ACTION", e->sync_action, 1);
@@ -526,6 +599,7 @@ static void mail_text(FILE *f, const struct mon *m, const struct mon_event *e)
 {
 	char name[4 * sizeof(e->array)], host[4 * sizeof(m->host)];
 	char msg[4 * sizeof(e->message)];
+	char drive[512], drive_esc[4 * sizeof(drive)];
 	struct array_snap s;
 	size_t i;
 
@@ -541,6 +615,12 @@ static void mail_text(FILE *f, const struct mon *m, const struct mon_event *e)
 		host);
 	fprintf(f, "A %s event had been detected on stria array %s (%s):\n\n  %s\n",
 		e->name, e->device, name, msg);
+	if (e->role != NO_ROLE && ident_known(&e->ident)) {
+		ident_text(&e->ident, drive, sizeof(drive));
+		escape_text(drive_esc, sizeof(drive_esc), drive);
+		fprintf(f, "\nThe drive%s: %s\n", e->ident_cached ?
+			" (gone; as last seen in that role)" : "", drive_esc);
+	}
 	if (e->running && !snap_read(e->index, &s)) {
 		fputs("\nThe array now:\n\n", f);
 		describe(f, &s);
@@ -912,6 +992,7 @@ static void diff_array(struct mon *m, struct mon_array *a,
 	}
 	diff_sync(m, a, old, cur);
 	set_reported(&a->rep, cur, action, reported);
+	remember_drives(cur);
 }
 
 /*
@@ -924,6 +1005,7 @@ static void new_array(struct mon *m, const struct array_snap *s, int startup,
 	struct mon_array *a = add_array(m, s);
 	struct mon_event e;
 
+	remember_drives(s);
 	if (!startup) {
 		event_init(&e, "NewArray", source, s);
 		report(m, &e);

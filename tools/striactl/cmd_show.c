@@ -17,6 +17,8 @@
 #include <linux/stria.h>
 
 #include "config.h"
+#include "ident.h"
+#include "snapshot.h"
 #include "striactl.h"
 #include "metrics.h"
 #include "ondisk.h"
@@ -440,11 +442,62 @@ int cmd_list(struct ctx *c, int argc, char **argv)
 
 /* All digits: a --watch interval rather than an array. */
 
-/* One member (with its role) or spare of "detail". */
-static void out_detail_member(struct out *o, const struct stria_ioc_member *m,
-			      int with_role)
+/**
+ * member_ident() - which drive a member or spare of a running array is
+ * @q: the array
+ * @m: the member (@with_role) or spare
+ * @with_role: @m holds a role, whose last-seen drive may be cached
+ * @id: filled; empty when nothing is known
+ *
+ * From sysfs while the device is there; for a role whose device is gone
+ * (pulled), what striactl monitor kept of it (ident.h), if anything.
+ *
+ * Return: 1 when @id came from that cache, else 0.
+ */
+int member_ident(const struct stria_ioc_query *q,
+		 const struct stria_ioc_member *m, int with_role,
+		 struct drive_ident *id)
 {
+	char dev[64], uuid[40];
+
+	member_devname(m->major, m->minor, dev, sizeof(dev));
+	if (!strncmp(dev, "/dev/", 5) && !ident_read(snap_sysfs, dev + 5, id))
+		return 0;
+	memset(id, 0, sizeof(*id));
+	if (!with_role)
+		return 0;
+	uuid_fmt(q->uuid, uuid);
+	if (ident_cache_load(uuid, (int)m->role, id) || !ident_known(id)) {
+		memset(id, 0, sizeof(*id));
+		return 0;
+	}
+	return 1;
+}
+
+/* The drive of a member: its keys, those known only. */
+static void out_ident(struct out *o, const struct drive_ident *id, int cached)
+{
+	if (id->serial[0])
+		out_str(o, "serial", id->serial);
+	if (id->wwid[0])
+		out_str(o, "wwid", id->wwid);
+	if (id->model[0])
+		out_str(o, "model", id->model);
+	if (id->pci[0])
+		out_str(o, "pci_address", id->pci);
+	if (id->slot[0])
+		out_str(o, "slot", id->slot);
+	if (cached)
+		out_str(o, "identity_from", "last-seen");
+}
+
+/* One member (with its role) or spare of "detail". */
+static void out_detail_member(struct out *o, const struct stria_ioc_query *q,
+			      const struct stria_ioc_member *m, int with_role)
+{
+	struct drive_ident id;
 	char buf[64];
+	int cached;
 
 	out_obj_begin(o, NULL);
 	if (with_role)
@@ -460,6 +513,8 @@ static void out_detail_member(struct out *o, const struct stria_ioc_member *m,
 		-1 : (int64_t)m->numa_node);
 	out_u64(o, "size_bytes", m->dev_sectors << 9);
 	out_uuid(o, "uuid", m->uuid);
+	cached = member_ident(q, m, with_role, &id);
+	out_ident(o, &id, cached);
 	out_obj_end(o);
 }
 
@@ -713,12 +768,12 @@ int cmd_detail(struct ctx *c, int argc, char **argv)
 	out_u64(o, "nr_hw_queues", q.nr_hw_queues);
 	out_arr_begin(o, "members");
 	for (i = 0; i < q.nr_members && i < STRIA_MAX_MEMBERS; i++)
-		out_detail_member(o, &members[i], 1);
+		out_detail_member(o, &q, &members[i], 1);
 	out_arr_end(o);
 	out_arr_begin(o, "spares");
 	for (i = q.nr_members; i < q.nr_members + q.nr_spares &&
 	     i < STRIA_MAX_MEMBERS + STRIA_MAX_SPARES; i++)
-		out_detail_member(o, &members[i], 0);
+		out_detail_member(o, &q, &members[i], 0);
 	out_arr_end(o);
 	out_sync(o, &q);
 	if (c->fmt != OUT_EXPORT) {

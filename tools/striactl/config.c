@@ -455,6 +455,95 @@ static int parse_program(struct conf_parser *p, const struct conf_line *l)
 	return 0;
 }
 
+/*
+ * POLICY action=none|spare-same-slot [array=NAME]: at most one line per
+ * array and one for every array.
+ */
+static int parse_policy(struct conf_parser *p, const struct conf_line *l)
+{
+	struct stria_conf *c = p->conf;
+	struct conf_policy_rule r, *tmp;
+	int has_action = 0, has_array = 0;
+	const char *w, *v;
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	r.line = l->line;
+	for (i = 1; i < l->nr; i++) {
+		w = l->words[i];
+		v = strchr(w, '=');
+		if (v && (size_t)(v - w) == 6 && !strncasecmp(w, "action", 6)) {
+			if (has_action++)
+				return conf_error(p, l->line, "POLICY: action= is given twice");
+			v++;
+			if (!strcasecmp(v, "none"))
+				r.action = CONF_SPARE_NONE;
+			else if (!strcasecmp(v, "spare-same-slot"))
+				r.action = CONF_SPARE_SAME_SLOT;
+			else
+				return conf_error(p, l->line, "POLICY: action '%s' is neither none nor spare-same-slot (a new blank drive in the slot of a failed member becomes a spare of its array)",
+						  v);
+		} else if (v && (size_t)(v - w) == 5 && !strncasecmp(w, "array", 5)) {
+			if (has_array++)
+				return conf_error(p, l->line, "POLICY: array= is given twice");
+			v++;
+			if (!strncmp(v, "/dev/stria/", 11))
+				v += 11;
+			if (!is_array_name(v))
+				return conf_error(p, l->line, "POLICY: array '%s' is not an array name (1 to 31 of A-Z a-z 0-9 . _ -)",
+						  v);
+			strcpy(r.array, v);
+		} else {
+			return conf_error(p, l->line, "POLICY: '%s' is neither action=ACTION nor array=NAME",
+					  w);
+		}
+	}
+	if (!has_action)
+		return conf_error(p, l->line, "POLICY needs action=none or action=spare-same-slot");
+	for (i = 0; i < c->nr_policy; i++)
+		if (!strcmp(c->policy[i].array, r.array))
+			return r.array[0] ?
+			       conf_error(p, l->line, "POLICY for array '%s' is given twice (first at line %d)",
+					  r.array, c->policy[i].line) :
+			       conf_error(p, l->line, "POLICY for every array (no array=) is given twice (first at line %d)",
+					  c->policy[i].line);
+	tmp = realloc(c->policy, (c->nr_policy + 1) * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	c->policy = tmp;
+	c->policy[c->nr_policy++] = r;
+	return 0;
+}
+
+enum conf_spare_action conf_spare_action(const struct stria_conf *conf,
+					 const char *array, int *line)
+{
+	const struct conf_policy_rule *all = NULL;
+	size_t i;
+
+	for (i = 0; i < conf->nr_policy; i++) {
+		if (!conf->policy[i].array[0]) {
+			all = &conf->policy[i];
+		} else if (!strcmp(conf->policy[i].array, array)) {
+			all = &conf->policy[i];
+			break;
+		}
+	}
+	if (line)
+		*line = all ? all->line : 0;
+	return all ? all->action : CONF_SPARE_NONE;
+}
+
+int conf_spare_any(const struct stria_conf *conf)
+{
+	size_t i;
+
+	for (i = 0; i < conf->nr_policy; i++)
+		if (conf->policy[i].action != CONF_SPARE_NONE)
+			return 1;
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*parse)(struct conf_parser *p, const struct conf_line *l);
@@ -465,6 +554,7 @@ static const struct {
 	{ "HOMEHOST", parse_homehost, offsetof(struct stria_conf, homehost_line) },
 	{ "MAILADDR", parse_mailaddr, offsetof(struct stria_conf, mailaddr_line) },
 	{ "PROGRAM", parse_program, offsetof(struct stria_conf, program_line) },
+	{ "POLICY", parse_policy, 0 },
 };
 
 static int parse_line(struct conf_parser *p, const struct conf_line *l)
@@ -483,7 +573,7 @@ static int parse_line(struct conf_parser *p, const struct conf_line *l)
 		}
 		return keywords[k].parse(p, l);
 	}
-	return conf_error(p, l->line, "unknown keyword '%s' (ARRAY, AUTO, HOMEHOST, MAILADDR, PROGRAM)",
+	return conf_error(p, l->line, "unknown keyword '%s' (ARRAY, AUTO, HOMEHOST, MAILADDR, PROGRAM, POLICY)",
 			  l->words[0]);
 }
 
@@ -628,6 +718,7 @@ void conf_free(struct stria_conf *conf)
 	free(conf->auto_rules);
 	free_words(conf->mailaddr, conf->nr_mailaddr);
 	free(conf->program);
+	free(conf->policy);
 	free(conf->path);
 	memset(conf, 0, sizeof(*conf));
 }

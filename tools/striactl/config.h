@@ -10,6 +10,7 @@
  *   HOMEHOST <system>|<none>|<ignore>|NAME
  *   MAILADDR ADDRESS...
  *   PROGRAM PATH
+ *   POLICY action=none|spare-same-slot [array=NAME]
  *
  * '#' starts a comment where a word could start. A line that starts with a
  * space or a tab continues the line before it, as does a line ending in a
@@ -86,6 +87,24 @@ enum conf_homehost {
 	CONF_HOMEHOST_NAME,	/* the name in @homehost */
 };
 
+/* What POLICY does with a new blank drive in the slot of a failed member. */
+enum conf_spare_action {
+	CONF_SPARE_NONE,	/* nothing (the default) */
+	CONF_SPARE_SAME_SLOT,	/* add it to that member's array as a spare */
+};
+
+/**
+ * struct conf_policy_rule - a POLICY line
+ * @line: where it was given
+ * @array: array=: the array it is about; "" for every array
+ * @action: action=
+ */
+struct conf_policy_rule {
+	int line;
+	char array[CONF_NAME_LEN];
+	enum conf_spare_action action;
+};
+
 /**
  * struct stria_conf - a parsed stria.conf
  * @path: the file's name, as given
@@ -102,6 +121,8 @@ enum conf_homehost {
  * @mailaddr: where monitor mails its alerts
  * @program_line: where PROGRAM was given, 0 when not
  * @program: what monitor runs for each event, NULL when not given
+ * @nr_policy: entries in @policy
+ * @policy: the POLICY lines, in file order
  */
 struct stria_conf {
 	char *path;
@@ -118,6 +139,8 @@ struct stria_conf {
 	char **mailaddr;
 	int program_line;
 	char *program;
+	size_t nr_policy;
+	struct conf_policy_rule *policy;
 };
 
 /*
@@ -204,6 +227,16 @@ int conf_owned(const struct stria_conf *conf, const struct conf_candidate *cand,
 int conf_array_line(char *buf, size_t len, const char *name,
 		    const uint8_t *uuid, unsigned int level,
 		    unsigned int members, unsigned int spares);
+/*
+ * What POLICY says for a new blank drive in the slot of a failed member
+ * of array @array: its own line (array=), else the line for every array,
+ * else CONF_SPARE_NONE. *@line (may be NULL): the line that decided, 0
+ * for none.
+ */
+enum conf_spare_action conf_spare_action(const struct stria_conf *conf,
+					 const char *array, int *line);
+/* Does any POLICY line add spares (slot-spare has anything to do)? */
+int conf_spare_any(const struct stria_conf *conf);
 /* Is @addr a mail address MAILADDR and --mail take? */
 int conf_mailaddr_valid(const char *addr);
 /* Parse a UUID (32 hex digits; '-' and ':' anywhere are skipped). 0 or -1. */

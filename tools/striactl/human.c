@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <linux/stria.h>
 
+#include "ident.h"
 #include "striactl.h"
 #include "ondisk.h"
 
@@ -193,6 +194,55 @@ static void cpu_map_text(FILE *f, const uint32_t *map, uint32_t ncpu, int width)
 	wrap_words(f, text, 19, 19, width);
 }
 
+/*
+ * Which drive each member is: serial, PCI address, slot and model, then
+ * the WWN/EUI in a table of its own (it can be long); "-" for what sysfs
+ * does not say, and a note under a role whose drive is gone and was
+ * last seen so.
+ */
+static void drives_text(FILE *f, const struct stria_ioc_query *q,
+			const struct stria_ioc_member *m, int width)
+{
+	uint32_t i, n = q->nr_members + q->nr_spares;
+	struct drive_ident id[STRIA_MAX_MEMBERS + STRIA_MAX_SPARES];
+	int cached[STRIA_MAX_MEMBERS + STRIA_MAX_SPARES], any = 0;
+	char role[16], row[160];
+
+	if (n > STRIA_MAX_MEMBERS + STRIA_MAX_SPARES)
+		n = STRIA_MAX_MEMBERS + STRIA_MAX_SPARES;
+	for (i = 0; i < n; i++) {
+		cached[i] = member_ident(q, &m[i], i < q->nr_members, &id[i]);
+		any |= cached[i];
+	}
+#define DASH(s) ((s)[0] ? (s) : "-")
+	fprintf(f, "\n%6s  %-20s %-12s %-8s %s\n", "Role", "Serial",
+		"PCI address", "Slot", "Model");
+	for (i = 0; i < n; i++) {
+		if (i < q->nr_members)
+			snprintf(role, sizeof(role), "%u%s", m[i].role,
+				 cached[i] ? "*" : "");
+		else
+			snprintf(role, sizeof(role), "-");
+		snprintf(row, sizeof(row), "%6s  %-20s %-12s %-8s ", role,
+			 DASH(id[i].serial), DASH(id[i].pci), DASH(id[i].slot));
+		fputs(row, f);
+		wrap_words(f, DASH(id[i].model), (int)strlen(row),
+			   (int)strlen(row), width);
+	}
+	if (any)
+		fprintf(f, "%6s  %s\n", "*", "gone: the drive last seen in that role");
+	fprintf(f, "\n%6s  %s\n", "Role", "WWN/EUI");
+	for (i = 0; i < n; i++) {
+		if (i < q->nr_members)
+			snprintf(role, sizeof(role), "%u", m[i].role);
+		else
+			snprintf(role, sizeof(role), "-");
+		fprintf(f, "%6s  ", role);
+		wrap_words(f, DASH(id[i].wwid), 8, 8, width);
+	}
+#undef DASH
+}
+
 /**
  * human_array() - one array's screen
  * @f: where to print
@@ -295,6 +345,7 @@ void human_array(FILE *f, const struct stria_ioc_query *q,
 		fprintf(f, "%6s  %s\n", i < q->nr_members ?
 			(snprintf(buf, sizeof(buf), "%u", m[i].role), buf) : "-", uuid);
 	}
+	drives_text(f, q, m, width);
 	if (cpu_map && q->nr_cpus && q->nr_hw_queues) {
 		fputc('\n', f);
 		cpu_map_text(f, cpu_map, q->nr_cpus, width);

@@ -492,6 +492,16 @@ static const struct command commands[] = {
 	  "                       only this part of the array: byte offsets with\n"
 	  "                       K, M, G, T suffixes (END empty: to the end),\n"
 	  "                       rounded out to whole stripes", 0 },
+	{ "slot-spare", cmd_slot_spare, "[--config FILE] DEV",
+	  "DEV is a new drive (udev runs this for each NVMe namespace added).\n"
+	  "When it sits in the slot of a failed member of a running array (the\n"
+	  "same PCI slot, else the same PCI address), stria.conf has POLICY\n"
+	  "action=spare-same-slot for that array, and DEV is blank (no signature\n"
+	  "of any kind), add it to the array as a spare: it takes the failed\n"
+	  "role and is rebuilt. Off by default. Exits 0 when it added DEV or had\n"
+	  "nothing to do, 1 when a drive in such a slot was refused (not blank,\n"
+	  "or the add failed), saying why on stderr and in syslog.\n\n"
+	  "  -c, --config FILE    read FILE instead of /etc/stria/stria.conf", 0 },
 	{ "wait", cmd_wait, "NAME|/dev/striaN",
 	  "Wait until no rebuild or scrub runs on the array. Exits 0 when the\n"
 	  "last one ended well (or none ran), 1 when it stopped on an error or\n"

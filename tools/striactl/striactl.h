@@ -59,6 +59,7 @@ struct command {
 struct stria_sb;
 struct stria_ioc_query;
 struct stria_ioc_member;
+struct drive_ident;
 
 /* striactl.c */
 void err_msg(struct ctx *c, const char *fmt, ...)
@@ -109,6 +110,9 @@ int cmd_home(struct ctx *c, int argc, char **argv);
 /* cmd_monitor.c */
 int cmd_monitor(struct ctx *c, int argc, char **argv);
 
+/* cmd_slot.c */
+int cmd_slot_spare(struct ctx *c, int argc, char **argv);
+
 /* cmd_show.c */
 const char *array_state_name(uint32_t state);
 const char *state_name(uint32_t state);
@@ -121,6 +125,9 @@ int query_array(int fd, const char *name, uint32_t index, int next,
 		struct stria_ioc_query *q, struct stria_ioc_member *members,
 		uint32_t *cpu_map, uint32_t cpu_cap);
 void member_devname(uint32_t major, uint32_t minor, char *buf, size_t len);
+int member_ident(const struct stria_ioc_query *q,
+		 const struct stria_ioc_member *m, int with_role,
+		 struct drive_ident *id);
 /* room for every role of an array as "0,1,...,63" */
 #define ROLES_BUF_LEN	(64 * 3 + 8)
 const char *fmt_roles(uint64_t roles, char *buf);

@@ -152,7 +152,7 @@ nvme_timeouts() {
 }
 
 # diag_lost_queues: not a verdict: the NVMe timeouts the kernel logged
-# (admin.rst, "Polled I/O")
+# (testing.rst, "Polled I/O: the full record")
 diag_lost_queues() {
 	diag "NVMe timeouts: $(nvme_timeouts 'aborting|reset controller|disable controller') aborts or resets, $(nvme_timeouts 'completion polled') completions the timeout handler found itself"
 }

@@ -4,11 +4,14 @@
  * built here with the files it needs) take from striactl.c and the
  * control device: err_msg() keeps its last message in @errors, a query of
  * an array finds none (monitor reads sysfs), put() writes a file of the
- * test's made-up sysfs under @dir (the test's mkdtemp()) and slurp() reads
- * one back.
+ * test's made-up sysfs under @dir (the test's mkdtemp()), slurp() reads
+ * one back, and capture() ... captured() collects what a call prints.
  */
 #ifndef STRIA_MONITOR_STUBS_H
 #define STRIA_MONITOR_STUBS_H
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "../../tools/striactl/output.c"
 #include "../../tools/striactl/config.c"
@@ -82,6 +85,35 @@ static size_t slurp(const char *path, char *buf, size_t len)
 	}
 	buf[n] = '\0';
 	return n;
+}
+
+static int saved_stdout __attribute__((unused)) = -1;
+
+/* From now on, stdout into a file... */
+static inline void capture(void)
+{
+	char path[600];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/stdout", dir);
+	fflush(stdout);
+	saved_stdout = dup(STDOUT_FILENO);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (saved_stdout < 0 || fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+		exit(1);
+	close(fd);
+}
+
+/* ... until now: what it got, into @out (@len bytes). */
+static inline void captured(char *out, size_t len)
+{
+	char path[600];
+
+	fflush(stdout);
+	dup2(saved_stdout, STDOUT_FILENO);
+	close(saved_stdout);
+	snprintf(path, sizeof(path), "%s/stdout", dir);
+	slurp(path, out, len);
 }
 
 #endif

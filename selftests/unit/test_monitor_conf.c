@@ -63,35 +63,6 @@ static void array(unsigned int n, const char *name, const char *uuid,
 #define UUID_SCRATCH	"11111111-2222-3333-4444-555555555555"
 #define MEMBERS		"0 nvme0n1 active 0 0\n1 nvme1n1 active 0 0\n2 nvme2n1 active 0 0\n"
 
-static int saved_stdout = -1;
-
-/* From now on, stdout into a file... */
-static void capture(void)
-{
-	char path[600];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/stdout", dir);
-	fflush(stdout);
-	saved_stdout = dup(STDOUT_FILENO);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (saved_stdout < 0 || fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-		exit(1);
-	close(fd);
-}
-
-/* ... until now: what it got, into @out (@len bytes). */
-static void captured(char *out, size_t len)
-{
-	char path[600];
-
-	fflush(stdout);
-	dup2(saved_stdout, STDOUT_FILENO);
-	close(saved_stdout);
-	snprintf(path, sizeof(path), "%s/stdout", dir);
-	slurp(path, out, len);
-}
-
 /* Run oneshot() with stdout into @out (@len bytes); its exit code. */
 static int run_oneshot(struct mon *m, char *out, size_t len)
 {

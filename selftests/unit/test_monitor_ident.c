@@ -86,33 +86,6 @@ static void array_files(const char *state, const char *members)
 	put("block/stria0/stria/members", members);
 }
 
-static int saved_stdout = -1;
-
-static void capture(void)
-{
-	char path[600];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/stdout", dir);
-	fflush(stdout);
-	saved_stdout = dup(STDOUT_FILENO);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (saved_stdout < 0 || fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
-		exit(1);
-	close(fd);
-}
-
-static void captured(char *out, size_t len)
-{
-	char path[600];
-
-	fflush(stdout);
-	dup2(saved_stdout, STDOUT_FILENO);
-	close(saved_stdout);
-	snprintf(path, sizeof(path), "%s/stdout", dir);
-	slurp(path, out, len);
-}
-
 int main(void)
 {
 	struct ctx ctx = { .prog = "striactl", .fmt = OUT_JSON };

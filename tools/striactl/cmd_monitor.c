@@ -20,9 +20,10 @@
  * PROGRAM and MAILADDR come from /etc/stria/stria.conf (config.h) or the
  * command line. The configuration's ARRAY lines say what should run: one
  * that no running array is, is DeviceDisappeared, an array short of its
- * spares=, SparesMissing (mdadm's names). --oneshot reports what is wrong
- * now and exits 1 when anything is; --test sends a TestMessage for every
- * array.
+ * spares=, SparesMissing (mdadm's names): at start, when they happen while
+ * monitor runs (a configured array that stops), and with --oneshot.
+ * --oneshot reports what is wrong now and exits 1 when anything is; --test
+ * sends a TestMessage for every array.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -753,6 +754,28 @@ static int check_spares(struct mon *m, const struct array_snap *s,
 	return 1;
 }
 
+/* DeviceDisappeared for ARRAY line @ca: no running array is it. */
+static void report_disappeared(struct mon *m, const struct conf_array *ca,
+			       const char *source)
+{
+	const uint8_t *u = ca->uuid;
+	struct mon_event e;
+
+	event_reset(&e, "DeviceDisappeared", source);
+	/* the name udev gives it (its rules: /dev/stria/NAME) */
+	snprintf(e.device, sizeof(e.device), "/dev/stria/%s", ca->name);
+	snprintf(e.array, sizeof(e.array), "%s", ca->name);
+	if (ca->has_uuid)
+		snprintf(e.uuid, sizeof(e.uuid),
+			 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+			 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7],
+			 u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+	e.conf_path = m->conf->path;
+	e.conf_line = ca->line;
+	e.no_module = !snap_module_loaded();
+	report(m, &e);
+}
+
 /*
  * DeviceDisappeared for every ARRAY line that none of the @n running
  * arrays @s is (mdadm's name: a configured array is not there). Returns
@@ -762,9 +785,7 @@ static int check_configured(struct mon *m, const struct array_snap *const *s,
 			    size_t n, const char *source)
 {
 	const struct conf_array *ca;
-	struct mon_event e;
-	int count = 0, no_module = !snap_module_loaded();
-	const uint8_t *u;
+	int count = 0;
 	size_t i, j;
 
 	for (i = 0; m->conf && i < m->conf->nr_arrays; i++) {
@@ -773,21 +794,7 @@ static int check_configured(struct mon *m, const struct array_snap *const *s,
 			;
 		if (j < n)
 			continue;
-		event_reset(&e, "DeviceDisappeared", source);
-		/* the name udev gives it (its rules: /dev/stria/NAME) */
-		snprintf(e.device, sizeof(e.device), "/dev/stria/%s", ca->name);
-		snprintf(e.array, sizeof(e.array), "%s", ca->name);
-		u = ca->uuid;
-		if (ca->has_uuid)
-			snprintf(e.uuid, sizeof(e.uuid),
-				 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-				 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7],
-				 u[8], u[9], u[10], u[11], u[12], u[13], u[14],
-				 u[15]);
-		e.conf_path = m->conf->path;
-		e.conf_line = ca->line;
-		e.no_module = no_module;
-		report(m, &e);
+		report_disappeared(m, ca, source);
 		count++;
 	}
 	return count;
@@ -1019,14 +1026,28 @@ static void new_array(struct mon *m, const struct array_snap *s, int startup,
 	}
 }
 
+/*
+ * Array @a is not running any more: ArrayStopped and, when an ARRAY line
+ * names it and no other running array is that line's, DeviceDisappeared
+ * (once: it is reported when the array goes; when it comes back, it is a
+ * NewArray).
+ */
 static void gone_array(struct mon *m, struct mon_array *a, const char *source)
 {
+	const struct conf_array *ca = conf_of(m, &a->rep);
 	struct mon_event e;
+	size_t i;
 
 	event_init(&e, "ArrayStopped", source, &a->rep);
 	e.array_state[0] = '\0';
 	report(m, &e);
 	drop_array(m, a);
+	if (!ca)
+		return;
+	for (i = 0; i < m->nr; i++)
+		if (conf_is(ca, &m->arrays[i]->rep))
+			return;
+	report_disappeared(m, ca, source);
 }
 
 /*

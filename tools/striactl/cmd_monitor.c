@@ -99,6 +99,8 @@ struct mon {
 	char **mail;
 	size_t nr_mail;
 	const char *sendmail;
+	int mail_state;			/* sendmail: 0 not tried, 1 runs, -1 not */
+	char mail_where[384];		/* "FILE:LINE: MAILADDR: " or "" */
 	unsigned int delay;
 	int syslog;
 	int ctl;			/* the control device, or -1 */
@@ -629,12 +631,42 @@ static void mail_text(FILE *f, const struct mon *m, const struct mon_event *e)
 	fputs("\n'striactl status' shows every array.\n", f);
 }
 
+/*
+ * Can sendmail be run? Said when it stops being so (stderr and syslog:
+ * once, with why, not for every event) and when it is again (installed
+ * while monitor runs). Without it, the events still go everywhere else.
+ */
+static int mail_usable(struct mon *m)
+{
+	int ok = !access(m->sendmail, X_OK), err = errno;
+	const char *where = m->syslog ? (m->program ? "syslog and PROGRAM" : "syslog") :
+			    (m->program ? "standard output and PROGRAM" : "standard output");
+
+	if (ok && m->mail_state < 0 && m->syslog)
+		syslog(LOG_NOTICE, "sendmail %s can be run again: events are mailed again",
+		       m->sendmail);
+	if (!ok && m->mail_state >= 0) {
+		err_msg(m->c, "%scannot mail: sendmail %s: %s: events go to %s only",
+			m->mail_where, m->sendmail, strerror(err), where);
+		if (m->syslog)
+			syslog(LOG_WARNING, "cannot mail to MAILADDR: sendmail %s: %s: events go to %s only until it can be run",
+			       m->sendmail, strerror(err), where);
+	}
+	m->mail_state = ok ? 1 : -1;
+	return ok;
+}
+
 static void send_mail(struct mon *m, const struct mon_event *e)
 {
 	char *argv[] = { (char *)m->sendmail, "-t", "-oi", NULL };
 	FILE *f;
 	int ret;
 
+	if (!mail_usable(m)) {
+		m->delivery_failed = 1;
+		verbose_msg("the %s mail on %s was not sent", e->name, e->device);
+		return;
+	}
 	/* the mail, whole, is sendmail's stdin */
 	f = tmpfile();
 	if (!f) {
@@ -1537,13 +1569,16 @@ static int test_events(struct mon *m)
 		err_msg(m->c, "no stria array is running: nothing to send a test event about");
 		return EXIT_NOTFOUND;
 	}
+	if (m->nr_mail && m->mail_state < 0)
+		err_msg(m->c, "the TestMessage mail%s not sent: sendmail %s cannot be run",
+			sent == 1 ? " was" : "s were", m->sendmail);
 	return m->delivery_failed ? EXIT_FAIL : EXIT_OK;
 }
 
 /* --- options and configuration ------------------------------------------- */
 
 /*
- * Can @path (@what: PROGRAM, sendmail) be run? @where: "FILE:LINE: " when
+ * Can @path (@what: PROGRAM) be run? @where: "FILE:LINE: " when
  * the configuration file named it, "" when the command line did.
  */
 static int executable(struct ctx *c, const char *where, const char *what,
@@ -1671,18 +1706,22 @@ int cmd_monitor(struct ctx *c, int argc, char **argv)
 	if (m.program && !executable(c, err, "PROGRAM", m.program))
 		goto out;
 	if (!nr_mail && conf.nr_mailaddr)
-		snprintf(err, sizeof(err), "%s:%d: MAILADDR: ", conf.path,
-			 conf.mailaddr_line);
-	else
-		err[0] = '\0';
-	if (m.nr_mail && !executable(c, err, "sendmail", m.sendmail))
+		snprintf(m.mail_where, sizeof(m.mail_where), "%s:%d: MAILADDR: ",
+			 conf.path, conf.mailaddr_line);
+	/* one that cannot be run now is said below: monitor runs without */
+	if (m.nr_mail && m.sendmail[0] != '/') {
+		err_msg(c, "%ssendmail '%s' must be an absolute path",
+			m.mail_where, m.sendmail);
 		goto out;
+	}
 	if (gethostname(m.host, sizeof(m.host) - 1))
 		snprintf(m.host, sizeof(m.host), "localhost");
 	/* how a sync ended is only in the control device (root) */
 	m.ctl = open("/dev/" STRIA_CONTROL_NAME, O_RDWR | O_CLOEXEC);
 	if (m.syslog)
 		openlog("stria-monitor", LOG_PID, LOG_DAEMON);
+	if (m.nr_mail)
+		mail_usable(&m);
 	verbose_msg("PROGRAM: %s; MAILADDR: %zu addresses; syslog: %s",
 		    m.program ? m.program : "none", m.nr_mail,
 		    m.syslog ? "yes" : "no");

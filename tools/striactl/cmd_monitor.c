@@ -67,6 +67,7 @@ struct mon_event {
 	struct drive_ident ident;	/* which drive @member is */
 	int ident_cached;		/* @ident is what was last seen */
 	char array_state[16];
+	int readonly;			/* the array is read-only */
 	char sync_action[16];
 	char sync_result[24];
 	int64_t mismatch_cnt;		/* -1: none */
@@ -213,6 +214,7 @@ static void event_init(struct mon_event *e, const char *name,
 	snprintf(e->array, sizeof(e->array), "%s", s->name);
 	snprintf(e->uuid, sizeof(e->uuid), "%s", s->uuid);
 	snprintf(e->array_state, sizeof(e->array_state), "%s", s->state);
+	e->readonly = s->readonly;
 }
 
 /*
@@ -284,7 +286,7 @@ static int event_prio(const struct mon_event *e)
 	};
 	static const char *const warn[] = {
 		"MismatchesFound", "ArrayDirty", "MismatchLocated",
-		"MismatchUnlocatable", "SparesMissing", NULL,
+		"MismatchUnlocatable", "SparesMissing", "ArrayReadOnly", NULL,
 	};
 	int i;
 
@@ -353,10 +355,18 @@ static void event_text(struct mon_event *e)
 		snprintf(t, n, "the array has failed: more members are missing than its level tolerates");
 	else if (!strcmp(name, "ArrayOptimal"))
 		snprintf(t, n, "the array is active again: every member is in sync");
+	else if (!strcmp(name, "ArrayDirty") && e->readonly)
+		snprintf(t, n, "the array was not stopped cleanly and is read-only: its parity is resynced once it is read-write ('striactl readwrite %s')",
+			 e->array);
 	else if (!strcmp(name, "ArrayDirty"))
-		snprintf(t, n, e->resync ?
+		snprintf(t, n, e->resync > 0 ?
 			 "the array was not stopped cleanly: its parity is resynced" :
+			 !strcmp(e->source, "scan") ?
+			 "the array was not stopped cleanly and is degraded: its parity is resynced once every member is in sync" :
 			 "the array was not stopped cleanly and is degraded: its parity cannot be resynced");
+	else if (!strcmp(name, "ArrayReadOnly"))
+		snprintf(t, n, "the array is read-only: it refuses writes, and nothing is written to its members until 'striactl readwrite %s'",
+			 e->array);
 	else if (!strcmp(name, "ArrayClean"))
 		snprintf(t, n, "the resync is done: the parity matches the data again");
 	else if (!strcmp(name, "SyncStarted"))
@@ -863,9 +873,15 @@ static int report_problems(struct mon *m, struct mon_array *a,
 		report(m, &e);
 		n++;
 	}
-	if (!strcmp(s->sync_action, "resync")) {
+	if (s->readonly) {
+		event_init(&e, "ArrayReadOnly", source, s);
+		report(m, &e);
+		n++;
+	}
+	/* owed: running, or waiting for read-write or for a rebuild */
+	if (!strcmp(s->sync_action, "resync") || s->resync_owed) {
 		event_init(&e, "ArrayDirty", source, s);
-		e.resync = 1;
+		e.resync = !strcmp(s->sync_action, "resync");
 		report(m, &e);
 		if (a)
 			a->dirty = 1;

@@ -154,6 +154,19 @@ int main(void)
 	    "degraded, owes a resync not running: ArrayDirty besides MemberFailed and ArrayDegraded (%d, '%s')",
 	    ret, out);
 
+	/* owed, read-write, healthy: about to run (the kernel starts it) */
+	only(5, "starts", "active", "idle", 0, 1);
+	ctx.fmt = OUT_JSON;
+	capture();
+	ret = oneshot(&m);
+	captured(out, sizeof(out));
+	ctx.fmt = OUT_NORMAL;
+	tap(ret == EXIT_FAIL && count(out, "\n") == 1 &&
+	    strstr(out, "\"event\":\"ArrayDirty\"") && strstr(out, "\"resync\":true") &&
+	    strstr(out, "\"message\":\"the array was not stopped cleanly: its parity is resynced\""),
+	    "owed, healthy, not started yet: ArrayDirty, resync true, as the kernel's (%d, '%s')",
+	    ret, out);
+
 	/* the resync runs: ArrayDirty as before, once */
 	only(4, "runs", "active", "resync", 0, 1);
 	capture();

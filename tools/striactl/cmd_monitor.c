@@ -881,7 +881,9 @@ static int report_problems(struct mon *m, struct mon_array *a,
 	/* owed: running, or waiting for read-write or for a rebuild */
 	if (!strcmp(s->sync_action, "resync") || s->resync_owed) {
 		event_init(&e, "ArrayDirty", source, s);
-		e.resync = !strcmp(s->sync_action, "resync");
+		/* as the kernel says it: it runs, or is about to */
+		e.resync = !strcmp(s->sync_action, "resync") ||
+			   (!s->readonly && !strcmp(s->state, "active"));
 		report(m, &e);
 		if (a)
 			a->dirty = 1;

@@ -403,6 +403,21 @@ static ssize_t array_state_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(array_state);
 
+/*
+ * 1 while a resync of the parity is owed (not stopped cleanly): running,
+ * or waiting for the array to become read-write or for a rebuild to end
+ */
+static ssize_t resync_owed_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	const struct stria_sync *s = &dev_to_array(dev)->sync;
+
+	return sysfs_emit(buf, "%d\n",
+			  READ_ONCE(s->action) == STRIA_SYNC_RESYNC ||
+			  READ_ONCE(s->scrub_action) == STRIA_SB_SCRUB_RESYNC);
+}
+static DEVICE_ATTR_RO(resync_owed);
+
 static umode_t stria_disk_attr_visible(struct kobject *kobj,
 				       struct attribute *attr, int n)
 {
@@ -410,7 +425,8 @@ static umode_t stria_disk_attr_visible(struct kobject *kobj,
 
 	if ((attr == &dev_attr_raid56_stats.attr ||
 	     attr == &dev_attr_safe_mode_delay_ms.attr ||
-	     attr == &dev_attr_array_state.attr) && !dev_to_array(dev)->r56)
+	     attr == &dev_attr_array_state.attr ||
+	     attr == &dev_attr_resync_owed.attr) && !dev_to_array(dev)->r56)
 		return 0;
 	return attr->mode;
 }
@@ -441,6 +457,7 @@ static struct attribute *stria_disk_attrs[] = {
 	&dev_attr_mismatch_unlocatable.attr,
 	&dev_attr_safe_mode_delay_ms.attr,
 	&dev_attr_array_state.attr,
+	&dev_attr_resync_owed.attr,
 	NULL,
 };
 

@@ -2,7 +2,8 @@
 /*
  * What the unit tests of striactl monitor (tools/striactl/cmd_monitor.c,
  * built here with the files it needs) take from striactl.c and the
- * control device: err_msg() keeps its last message in @errors, a query of
+ * control device: err_msg() keeps its last message in @errors (and all
+ * of them, a line each, in @all_errors), a query of
  * an array finds none (monitor reads sysfs), put() writes a file of the
  * test's made-up sysfs under @dir (the test's mkdtemp()), slurp() reads
  * one back, and capture() ... captured() collects what a call prints.
@@ -21,16 +22,19 @@
 #include "tap.h"
 
 static char errors[1024];	/* what err_msg() said last */
+static char all_errors[8192];	/* everything it said, a line each */
 static char dir[] = "/tmp/stria-monitor-XXXXXX";
 
 void err_msg(struct ctx *c, const char *fmt, ...)
 {
+	size_t n = strlen(all_errors);
 	va_list ap;
 
 	(void)c;
 	va_start(ap, fmt);
 	vsnprintf(errors, sizeof(errors), fmt, ap);
 	va_end(ap);
+	snprintf(all_errors + n, sizeof(all_errors) - n, "%s\n", errors);
 }
 
 void verbose_msg(const char *fmt, ...)

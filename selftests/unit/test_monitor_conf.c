@@ -5,8 +5,10 @@
  * array that is not running is DeviceDisappeared (critical), one with
  * fewer spares than its spares= is SparesMissing (warning), once when the
  * shortage starts; both go through every output (the line, JSON, PROGRAM,
- * mail) as the other events do, and --oneshot exits 1 for them. An array
- * the file does not name, or one as configured, is no event. A stand-in
+ * mail) as the other events do, and --oneshot exits 1 for them. While
+ * monitor runs, a configured array that goes (a re-read, a remove uevent)
+ * is DeviceDisappeared once, and NewArray when back. An array the file
+ * does not name, or one as configured, is no event. A stand-in
  * script takes PROGRAM's and sendmail's place. TAP output on stdout.
  */
 #define _GNU_SOURCE
@@ -222,6 +224,79 @@ int main(void)
 	    "a shortage is reported when it starts, not while it lasts (%d)", ret);
 	free(old);
 	free(cur);
+	ctx.fmt = OUT_NORMAL;
+
+	/*
+	 * While monitor runs, a configured array that goes away is
+	 * DeviceDisappeared (critical, mailed), once; back, it is NewArray.
+	 */
+	m.nr_mail = 1;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/block/stria0 %s/out/mail*", dir, dir);
+	if (system(cmd))
+		return 1;
+	capture();
+	rescan_all(&m, 0);
+	captured(out, sizeof(out));
+	tap(count_lines(out) == 2 && strstr(out, " ArrayStopped on /dev/stria0 (data): ") &&
+	    strstr(out, " DeviceDisappeared on /dev/stria/data (data): the array configured at /etc/stria/stria.conf:1 is not running: start it ('striactl assemble --scan'), or take its ARRAY line out\n"),
+	    "running: a configured array gone at a re-read is ArrayStopped and DeviceDisappeared ('%s')", out);
+	snprintf(path, sizeof(path), "%s/out/mail0", dir);
+	slurp(path, text, sizeof(text));
+	tap(!strncmp(text, "To: root@example.com\nSubject: DeviceDisappeared event on /dev/stria/data (data):stria-test\n\n", 91),
+	    "running: the DeviceDisappeared is mailed");
+	capture();
+	rescan_all(&m, 0);
+	captured(out, sizeof(out));
+	tap(!out[0], "running: gone still at the next re-read: not again ('%s')", out);
+	array(0, "data", UUID_DATA, MEMBERS "- nvme3n1 spare 0 0\n- nvme4n1 spare 0 0\n");
+	capture();
+	rescan_all(&m, 0);
+	captured(out, sizeof(out));
+	tap(count_lines(out) == 1 && strstr(out, " NewArray on /dev/stria0 (data): "),
+	    "running: back, with its spares: NewArray only ('%s')", out);
+
+	/* a spare used up while running: SparesMissing, once */
+	put("block/stria0/stria/members", MEMBERS "- nvme3n1 spare 0 0\n");
+	capture();
+	rescan_all(&m, 0);
+	rescan_all(&m, 0);
+	captured(out, sizeof(out));
+	tap(count_lines(out) == 2 && strstr(out, " MemberRemoved on /dev/stria0 (data): spare /dev/nvme4n1 ") &&
+	    strstr(out, " SparesMissing on /dev/stria0 (data): the array has 1 spare, /etc/stria/stria.conf:1 wants 2"),
+	    "running: a spare gone below spares=: SparesMissing once ('%s')", out);
+
+	/* the kernel says it is gone (a uevent): the same, at once */
+	{
+		char ev[] = "remove@/devices/virtual/block/stria0\0ACTION=remove\0SUBSYSTEM=block\0DEVTYPE=disk\0DEVNAME=stria0";
+		struct uev u;
+
+		if (uev_parse(ev, sizeof(ev), &u))
+			return 1;
+		capture();
+		handle_uevent(&m, &u);
+		captured(out, sizeof(out));
+	}
+	tap(count_lines(out) == 2 && strstr(out, " ArrayStopped on /dev/stria0 (data): ") &&
+	    strstr(out, " DeviceDisappeared on /dev/stria/data (data): "),
+	    "running: a remove uevent of a configured array: ArrayStopped and DeviceDisappeared ('%s')", out);
+	/* not for an array no ARRAY line names */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/block/stria1", dir);
+	if (system(cmd))
+		return 1;
+	array(1, "unnamed", "55555555-2222-3333-4444-555555555555", MEMBERS);
+	capture();
+	rescan_all(&m, 0);
+	captured(out, sizeof(out));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/block/stria1", dir);
+	if (system(cmd))
+		return 1;
+	capture();
+	rescan_all(&m, 0);
+	captured(text, sizeof(text));
+	tap(strstr(out, "DeviceDisappeared on /dev/stria/scratch") &&
+	    count_lines(text) == 1 && strstr(text, " ArrayStopped on /dev/stria1 (unnamed): "),
+	    "an array no ARRAY line names going: ArrayStopped only ('%s')", text);
+	m.nr_mail = 0;
 	while (m.nr)
 		drop_array(&m, m.arrays[0]);
 	free(m.arrays);

@@ -20,9 +20,10 @@
  * PROGRAM and MAILADDR come from /etc/stria/stria.conf (config.h) or the
  * command line. The configuration's ARRAY lines say what should run: one
  * that no running array is, is DeviceDisappeared, an array short of its
- * spares=, SparesMissing (mdadm's names). --oneshot reports what is wrong
- * now and exits 1 when anything is; --test sends a TestMessage for every
- * array.
+ * spares=, SparesMissing (mdadm's names): at start, when they happen while
+ * monitor runs (a configured array that stops), and with --oneshot.
+ * --oneshot reports what is wrong now and exits 1 when anything is; --test
+ * sends a TestMessage for every array.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,6 +67,7 @@ struct mon_event {
 	struct drive_ident ident;	/* which drive @member is */
 	int ident_cached;		/* @ident is what was last seen */
 	char array_state[16];
+	int readonly;			/* the array is read-only */
 	char sync_action[16];
 	char sync_result[24];
 	int64_t mismatch_cnt;		/* -1: none */
@@ -98,6 +100,8 @@ struct mon {
 	char **mail;
 	size_t nr_mail;
 	const char *sendmail;
+	int mail_state;			/* sendmail: 0 not tried, 1 runs, -1 not */
+	char mail_where[384];		/* "FILE:LINE: MAILADDR: " or "" */
 	unsigned int delay;
 	int syslog;
 	int ctl;			/* the control device, or -1 */
@@ -210,6 +214,7 @@ static void event_init(struct mon_event *e, const char *name,
 	snprintf(e->array, sizeof(e->array), "%s", s->name);
 	snprintf(e->uuid, sizeof(e->uuid), "%s", s->uuid);
 	snprintf(e->array_state, sizeof(e->array_state), "%s", s->state);
+	e->readonly = s->readonly;
 }
 
 /*
@@ -281,7 +286,7 @@ static int event_prio(const struct mon_event *e)
 	};
 	static const char *const warn[] = {
 		"MismatchesFound", "ArrayDirty", "MismatchLocated",
-		"MismatchUnlocatable", "SparesMissing", NULL,
+		"MismatchUnlocatable", "SparesMissing", "ArrayReadOnly", NULL,
 	};
 	int i;
 
@@ -350,10 +355,18 @@ static void event_text(struct mon_event *e)
 		snprintf(t, n, "the array has failed: more members are missing than its level tolerates");
 	else if (!strcmp(name, "ArrayOptimal"))
 		snprintf(t, n, "the array is active again: every member is in sync");
+	else if (!strcmp(name, "ArrayDirty") && e->readonly)
+		snprintf(t, n, "the array was not stopped cleanly and is read-only: its parity is resynced once it is read-write ('striactl readwrite %s')",
+			 e->array);
 	else if (!strcmp(name, "ArrayDirty"))
-		snprintf(t, n, e->resync ?
+		snprintf(t, n, e->resync > 0 ?
 			 "the array was not stopped cleanly: its parity is resynced" :
+			 !strcmp(e->source, "scan") ?
+			 "the array was not stopped cleanly and is degraded: its parity is resynced once every member is in sync" :
 			 "the array was not stopped cleanly and is degraded: its parity cannot be resynced");
+	else if (!strcmp(name, "ArrayReadOnly"))
+		snprintf(t, n, "the array is read-only: it refuses writes, and nothing is written to its members until 'striactl readwrite %s'",
+			 e->array);
 	else if (!strcmp(name, "ArrayClean"))
 		snprintf(t, n, "the resync is done: the parity matches the data again");
 	else if (!strcmp(name, "SyncStarted"))
@@ -628,12 +641,42 @@ static void mail_text(FILE *f, const struct mon *m, const struct mon_event *e)
 	fputs("\n'striactl status' shows every array.\n", f);
 }
 
+/*
+ * Can sendmail be run? Said when it stops being so (stderr and syslog:
+ * once, with why, not for every event) and when it is again (installed
+ * while monitor runs). Without it, the events still go everywhere else.
+ */
+static int mail_usable(struct mon *m)
+{
+	int ok = !access(m->sendmail, X_OK), err = errno;
+	const char *where = m->syslog ? (m->program ? "syslog and PROGRAM" : "syslog") :
+			    (m->program ? "standard output and PROGRAM" : "standard output");
+
+	if (ok && m->mail_state < 0 && m->syslog)
+		syslog(LOG_NOTICE, "sendmail %s can be run again: events are mailed again",
+		       m->sendmail);
+	if (!ok && m->mail_state >= 0) {
+		err_msg(m->c, "%scannot mail: sendmail %s: %s: events go to %s only",
+			m->mail_where, m->sendmail, strerror(err), where);
+		if (m->syslog)
+			syslog(LOG_WARNING, "cannot mail to MAILADDR: sendmail %s: %s: events go to %s only until it can be run",
+			       m->sendmail, strerror(err), where);
+	}
+	m->mail_state = ok ? 1 : -1;
+	return ok;
+}
+
 static void send_mail(struct mon *m, const struct mon_event *e)
 {
 	char *argv[] = { (char *)m->sendmail, "-t", "-oi", NULL };
 	FILE *f;
 	int ret;
 
+	if (!mail_usable(m)) {
+		m->delivery_failed = 1;
+		verbose_msg("the %s mail on %s was not sent", e->name, e->device);
+		return;
+	}
 	/* the mail, whole, is sendmail's stdin */
 	f = tmpfile();
 	if (!f) {
@@ -753,6 +796,28 @@ static int check_spares(struct mon *m, const struct array_snap *s,
 	return 1;
 }
 
+/* DeviceDisappeared for ARRAY line @ca: no running array is it. */
+static void report_disappeared(struct mon *m, const struct conf_array *ca,
+			       const char *source)
+{
+	const uint8_t *u = ca->uuid;
+	struct mon_event e;
+
+	event_reset(&e, "DeviceDisappeared", source);
+	/* the name udev gives it (its rules: /dev/stria/NAME) */
+	snprintf(e.device, sizeof(e.device), "/dev/stria/%s", ca->name);
+	snprintf(e.array, sizeof(e.array), "%s", ca->name);
+	if (ca->has_uuid)
+		snprintf(e.uuid, sizeof(e.uuid),
+			 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+			 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7],
+			 u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+	e.conf_path = m->conf->path;
+	e.conf_line = ca->line;
+	e.no_module = !snap_module_loaded();
+	report(m, &e);
+}
+
 /*
  * DeviceDisappeared for every ARRAY line that none of the @n running
  * arrays @s is (mdadm's name: a configured array is not there). Returns
@@ -762,9 +827,7 @@ static int check_configured(struct mon *m, const struct array_snap *const *s,
 			    size_t n, const char *source)
 {
 	const struct conf_array *ca;
-	struct mon_event e;
-	int count = 0, no_module = !snap_module_loaded();
-	const uint8_t *u;
+	int count = 0;
 	size_t i, j;
 
 	for (i = 0; m->conf && i < m->conf->nr_arrays; i++) {
@@ -773,21 +836,7 @@ static int check_configured(struct mon *m, const struct array_snap *const *s,
 			;
 		if (j < n)
 			continue;
-		event_reset(&e, "DeviceDisappeared", source);
-		/* the name udev gives it (its rules: /dev/stria/NAME) */
-		snprintf(e.device, sizeof(e.device), "/dev/stria/%s", ca->name);
-		snprintf(e.array, sizeof(e.array), "%s", ca->name);
-		u = ca->uuid;
-		if (ca->has_uuid)
-			snprintf(e.uuid, sizeof(e.uuid),
-				 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-				 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7],
-				 u[8], u[9], u[10], u[11], u[12], u[13], u[14],
-				 u[15]);
-		e.conf_path = m->conf->path;
-		e.conf_line = ca->line;
-		e.no_module = no_module;
-		report(m, &e);
+		report_disappeared(m, ca, source);
 		count++;
 	}
 	return count;
@@ -824,9 +873,17 @@ static int report_problems(struct mon *m, struct mon_array *a,
 		report(m, &e);
 		n++;
 	}
-	if (!strcmp(s->sync_action, "resync")) {
+	if (s->readonly) {
+		event_init(&e, "ArrayReadOnly", source, s);
+		report(m, &e);
+		n++;
+	}
+	/* owed: running, or waiting for read-write or for a rebuild */
+	if (!strcmp(s->sync_action, "resync") || s->resync_owed) {
 		event_init(&e, "ArrayDirty", source, s);
-		e.resync = 1;
+		/* as the kernel says it: it runs, or is about to */
+		e.resync = !strcmp(s->sync_action, "resync") ||
+			   (!s->readonly && !strcmp(s->state, "active"));
 		report(m, &e);
 		if (a)
 			a->dirty = 1;
@@ -1019,14 +1076,28 @@ static void new_array(struct mon *m, const struct array_snap *s, int startup,
 	}
 }
 
+/*
+ * Array @a is not running any more: ArrayStopped and, when an ARRAY line
+ * names it and no other running array is that line's, DeviceDisappeared
+ * (once: it is reported when the array goes; when it comes back, it is a
+ * NewArray).
+ */
 static void gone_array(struct mon *m, struct mon_array *a, const char *source)
 {
+	const struct conf_array *ca = conf_of(m, &a->rep);
 	struct mon_event e;
+	size_t i;
 
 	event_init(&e, "ArrayStopped", source, &a->rep);
 	e.array_state[0] = '\0';
 	report(m, &e);
 	drop_array(m, a);
+	if (!ca)
+		return;
+	for (i = 0; i < m->nr; i++)
+		if (conf_is(ca, &m->arrays[i]->rep))
+			return;
+	report_disappeared(m, ca, source);
 }
 
 /*
@@ -1516,13 +1587,16 @@ static int test_events(struct mon *m)
 		err_msg(m->c, "no stria array is running: nothing to send a test event about");
 		return EXIT_NOTFOUND;
 	}
+	if (m->nr_mail && m->mail_state < 0)
+		err_msg(m->c, "the TestMessage mail%s not sent: sendmail %s cannot be run",
+			sent == 1 ? " was" : "s were", m->sendmail);
 	return m->delivery_failed ? EXIT_FAIL : EXIT_OK;
 }
 
 /* --- options and configuration ------------------------------------------- */
 
 /*
- * Can @path (@what: PROGRAM, sendmail) be run? @where: "FILE:LINE: " when
+ * Can @path (@what: PROGRAM) be run? @where: "FILE:LINE: " when
  * the configuration file named it, "" when the command line did.
  */
 static int executable(struct ctx *c, const char *where, const char *what,
@@ -1650,18 +1724,22 @@ int cmd_monitor(struct ctx *c, int argc, char **argv)
 	if (m.program && !executable(c, err, "PROGRAM", m.program))
 		goto out;
 	if (!nr_mail && conf.nr_mailaddr)
-		snprintf(err, sizeof(err), "%s:%d: MAILADDR: ", conf.path,
-			 conf.mailaddr_line);
-	else
-		err[0] = '\0';
-	if (m.nr_mail && !executable(c, err, "sendmail", m.sendmail))
+		snprintf(m.mail_where, sizeof(m.mail_where), "%s:%d: MAILADDR: ",
+			 conf.path, conf.mailaddr_line);
+	/* one that cannot be run now is said below: monitor runs without */
+	if (m.nr_mail && m.sendmail[0] != '/') {
+		err_msg(c, "%ssendmail '%s' must be an absolute path",
+			m.mail_where, m.sendmail);
 		goto out;
+	}
 	if (gethostname(m.host, sizeof(m.host) - 1))
 		snprintf(m.host, sizeof(m.host), "localhost");
 	/* how a sync ended is only in the control device (root) */
 	m.ctl = open("/dev/" STRIA_CONTROL_NAME, O_RDWR | O_CLOEXEC);
 	if (m.syslog)
 		openlog("stria-monitor", LOG_PID, LOG_DAEMON);
+	if (m.nr_mail)
+		mail_usable(&m);
 	verbose_msg("PROGRAM: %s; MAILADDR: %zu addresses; syslog: %s",
 		    m.program ? m.program : "none", m.nr_mail,
 		    m.syslog ? "yes" : "no");

@@ -204,6 +204,11 @@ int snap_read(unsigned int index, struct array_snap *s)
 		s->mismatch_unlocatable = 0;
 	if (!ret)
 		ret = read_u64(index, "events", &s->events);
+	/* the disk's own file; resync_owed: RAID5/6, of a recent module */
+	if (!ret && !read_u64(index, "../ro", &v))
+		s->readonly = v != 0;
+	if (!ret && !read_u64(index, "resync_owed", &v))
+		s->resync_owed = v != 0;
 	if (!ret && !read_attr(index, "io_stat", buf, sizeof(buf)))
 		ret = parse_io_stat(s, buf);
 	/* RAID5/6 only */

@@ -58,6 +58,8 @@ struct array_snap {
 	uint64_t mismatch_located;	/* 0 from a module without them */
 	uint64_t mismatch_unlocatable;
 	uint64_t events;
+	int readonly;			/* /sys/block/striaN/ro */
+	int resync_owed;		/* resync_owed; 0 without it (RAID0) */
 	size_t nr_stats;		/* raid56_stats (RAID5/6 only) */
 	struct snap_stat stats[SNAP_MAX_STATS];
 	int has_io_stat;

@@ -841,15 +841,20 @@ bool stria_array_readd_only(const struct stria_array *a)
 	return any;
 }
 
-/*
+/**
+ * stria_write_sbs_now() - write the superblocks now
+ * @a: the array
+ * @state: STRIA_SB_STATE_*
+ * @errors: (optional) gets the roles whose write failed
+ *
  * Raise the event count and write the superblocks of the members that have
  * not failed, recording those that have; then acknowledge the writes held
- * for that (stria_release_held()). Caller holds @a->sb_lock. @errors
- * (optional) gets the roles whose write failed. No allocation here may
- * wait for I/O: held writes wait for this.
+ * for that (@a->sb_written). Caller holds @a->sb_lock. No allocation here
+ * may wait for I/O: held writes wait for this.
+ *
+ * Return: 0 or the first write error.
  */
-static int stria_write_sbs_now(struct stria_array *a, u32 state,
-			       u64 *errors)
+int stria_write_sbs_now(struct stria_array *a, u32 state, u64 *errors)
 {
 	unsigned int noio = memalloc_noio_save();
 	struct stria_sb *sb = kmalloc(sizeof(*sb), GFP_NOIO);
@@ -916,16 +921,23 @@ static int stria_write_sbs_now(struct stria_array *a, u32 state,
 	memalloc_noio_restore(noio);
 	if (!degraded)
 		WRITE_ONCE(a->sb_degraded, false);
-	stria_release_held(a, landed, a->sb_failed);
+	a->sb_written(a, landed, a->sb_failed);
 	return ret;
 }
 
-/*
+/**
+ * stria_write_sbs() - write the superblocks, unless the array is read-only
+ * @a: the array
+ * @state: STRIA_SB_STATE_*
+ * @errors: (optional) gets the roles whose write failed
+ *
  * stria_write_sbs_now(), unless the array is read-only: then nothing is
  * written, and the next write after the switch to read-write records
  * what changed meanwhile (members that failed).
+ *
+ * Return: 0 or the first write error.
  */
-static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
+int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
 {
 	if (READ_ONCE(a->readonly)) {
 		if (errors)
@@ -1019,7 +1031,13 @@ int stria_array_flush_members(struct stria_array *a)
 	return ret;
 }
 
-static void stria_sb_work(struct work_struct *work)
+/**
+ * stria_sb_work() - record member state changes in the superblocks
+ * @work: the array's sb_work
+ *
+ * Queued by stria_array_member_failed(); runs on the array's sb_wq.
+ */
+void stria_sb_work(struct work_struct *work)
 {
 	struct stria_array *a = container_of(work, struct stria_array, sb_work);
 
@@ -1291,6 +1309,7 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	a->geom = *g;
 	a->ops = stria_level_ops(g->level);
 	a->data_offset = STRIA_SB_DATA_OFFSET;
+	a->sb_written = stria_release_held;
 	a->nr_members = o->nr_roles;
 	a->holder = o->holder;
 	o->holder = NULL;

@@ -301,6 +301,9 @@ struct stria_sync {
  * @held_lock: protects @held and @sb_failed_ondisk's changes
  * @held: writes done but not acknowledged: they skipped a member whose
  *	failure the superblocks do not record yet (io.c)
+ * @sb_written: called by every superblock update, @sb_lock held, to end
+ *	the writes of @held it records (stria_release_held(), set by the
+ *	lifecycle: the request path is above the superblock writer)
  * @sb_rebuilding: rebuilding-role bitmap the superblocks record
  * @sb_rebuild_partial: the roles of @sb_rebuilding that are re-added
  *	members, rebuilt where the write-intent bitmap has dirty only
@@ -362,6 +365,7 @@ struct stria_array {
 	u64 sb_failed_ondisk;
 	spinlock_t held_lock;
 	struct list_head held;
+	void (*sb_written)(struct stria_array *a, bool landed, u64 ondisk);
 	u64 sb_rebuilding;
 	u64 sb_rebuild_partial;
 	u64 degraded_events;
@@ -542,6 +546,9 @@ blk_status_t stria_ro_status(struct stria_array *a, bool empty_flush);
 void stria_array_member_failed(struct stria_array *a);
 u32 stria_array_state(const struct stria_array *a);
 int stria_array_update_sbs(struct stria_array *a);
+int stria_write_sbs_now(struct stria_array *a, u32 state, u64 *errors);
+int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors);
+void stria_sb_work(struct work_struct *work);
 int stria_array_sync_failed(struct stria_array *a);
 u64 stria_array_failed_roles(const struct stria_array *a);
 u64 stria_array_rebuilding_roles(const struct stria_array *a);

@@ -120,60 +120,11 @@ static void stria_clone_release(struct bio *bio)
 		bio_put(bio);
 }
 
-/**
- * stria_member_set_state() - change a member's state and trace it
- * @m: the member
- * @state: STRIA_STATE_*
- *
- * Safe from any context; only the first change to a state is traced and
- * told user space (events.c).
- * Concurrent changes of one member are not ordered: the caller that may
- * race with an I/O error (rebuild start and end) freezes the queue.
- */
-void stria_member_set_state(struct stria_member *m, u32 state)
-{
-	u32 old = READ_ONCE(m->state);
-
-	if (old == state || cmpxchg(&m->state, old, state) != old)
-		return;
-	/* nr_failed counts the members with a role that are not in sync */
-	if (stria_state_missing(state) && !stria_state_missing(old))
-		atomic_inc(&m->array->nr_failed);
-	else if (stria_state_missing(old) && !stria_state_missing(state))
-		atomic_dec(&m->array->nr_failed);
-	trace_stria_member_state(m->array->index, m->role,
-				 stria_member_devt(m), old, state);
-	stria_event_member_state(m, old);
-	if (state == STRIA_STATE_FAILED) {
-		pr_err_ratelimited("stria%d: member %u (%pg) failed\n",
-				   m->array->index, m->role, m->dev.bdev);
-		stria_array_member_failed(m->array);
-	}
-}
-
 static void stria_end_work(struct irq_work *work)
 {
 	struct stria_cmd *cmd = container_of(work, struct stria_cmd, end_work);
 
 	blk_mq_end_request(blk_mq_rq_from_pdu(cmd), READ_ONCE(cmd->status));
-}
-
-/**
- * stria_member_io_error() - account an I/O error a member returned
- * @m: the member
- * @st: the bio's status
- *
- * Any context. A member that returns a real I/O error is failed; "not
- * supported" and "would block" are the request's problem, not the member's.
- *
- * Return: true when @m is (now) failed.
- */
-bool stria_member_io_error(struct stria_member *m, blk_status_t st)
-{
-	atomic64_inc(&m->errors);
-	if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN)
-		stria_member_set_state(m, STRIA_STATE_FAILED);
-	return stria_member_failed(m);
 }
 
 /* The recent read errors of @v (stria_member.read_errors) at @now. */

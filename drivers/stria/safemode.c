@@ -257,19 +257,6 @@ void stria_safe_write_end(struct stria_array *a)
 }
 
 /**
- * stria_array_sb_state() - the state superblocks written now record
- * @a: the array
- *
- * Return: STRIA_SB_STATE_CLEAN while safe mode has the array clean, else
- * STRIA_SB_STATE_ACTIVE.
- */
-u32 stria_array_sb_state(const struct stria_array *a)
-{
-	return test_bit(STRIA_SAFE_CLEAN, &a->safe.flags) ?
-	       STRIA_SB_STATE_CLEAN : STRIA_SB_STATE_ACTIVE;
-}
-
-/**
  * stria_safe_set_delay() - set safe_mode_delay_ms
  * @a: the array
  * @ms: 0 (never marked clean while it runs) to STRIA_SAFE_DELAY_MAX_MS

@@ -36,28 +36,6 @@
 #define STRIA_SYNC_CKPT_SECS	5	/* seconds between checkpoints */
 #define STRIA_SYNC_MAX_SLEEP_MS	250	/* longest throttle sleep at a time */
 
-static const char *const stria_sync_names[] = {
-	[STRIA_SYNC_IDLE]	= "idle",
-	[STRIA_SYNC_REBUILD]	= "rebuild",
-	[STRIA_SYNC_CHECK]	= "check",
-	[STRIA_SYNC_REPAIR]	= "repair",
-	[STRIA_SYNC_RESYNC]	= "resync",
-	[STRIA_SYNC_REPLACE]	= "replace",
-};
-
-/**
- * stria_sync_action_name() - the sysfs name of a sync action
- * @action: STRIA_SYNC_*
- *
- * Return: "idle", "rebuild", "check", "repair", "resync", "replace" or
- * "unknown".
- */
-const char *stria_sync_action_name(u32 action)
-{
-	return action < ARRAY_SIZE(stria_sync_names) ?
-	       stria_sync_names[action] : "unknown";
-}
-
 static enum stria_sync_op stria_sync_op(u32 action)
 {
 	switch (action) {

@@ -1227,25 +1227,6 @@ static void stria_array_run(struct stria_array *a)
 }
 
 /**
- * stria_ro_status() - the status of a write to a read-only array
- * @a: the array, read-only
- * @empty_flush: the write is a flush without data
- *
- * A flush without data has nothing to make durable: nothing was written.
- * Anything else that would write (data, discard, write zeroes) is refused.
- *
- * Return: BLK_STS_OK for @empty_flush, else BLK_STS_IOERR.
- */
-blk_status_t stria_ro_status(struct stria_array *a, bool empty_flush)
-{
-	if (empty_flush)
-		return BLK_STS_OK;
-	pr_warn_ratelimited("stria%d: array '%s' is read-only: write refused\n",
-			    a->index, a->name);
-	return BLK_STS_IOERR;
-}
-
-/**
  * stria_array_refuse_ro() - refuse a change to a read-only array
  * @a: the array
  * @msg: STRIA_MSG_LEN bytes for the reason

@@ -550,6 +550,7 @@ int stria_array_sync_failed(struct stria_array *a);
 int stria_array_update_sbs(struct stria_array *a);
 int stria_array_flush_members(struct stria_array *a);
 void stria_sb_work(struct work_struct *work);
+bool stria_sync_owed(struct stria_array *a, u64 member_sector);
 
 /* ctl.c */
 int stria_ctl_init(void);
@@ -561,7 +562,6 @@ int stria_array_start(struct stria_spec *spec);
 int stria_array_stop(struct stria_array *a, char *msg);
 int stria_array_readwrite(struct stria_array *a, bool force, char *msg);
 bool stria_array_refuse_ro(struct stria_array *a, char *msg);
-blk_status_t stria_ro_status(struct stria_array *a, bool empty_flush);
 void stria_array_update_limits(struct stria_array *a);
 void stria_link_holder(struct stria_array *a, struct stria_member *m);
 void stria_unlink_holder(struct stria_array *a, struct stria_member *m);
@@ -627,6 +627,7 @@ void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
 		   const struct stria_member *m, u32 state);
 
 /* io.c */
+blk_status_t stria_ro_status(struct stria_array *a, bool empty_flush);
 extern const struct blk_mq_ops stria_mq_ops;
 int stria_io_init(struct stria_array *a);
 void stria_io_exit(struct stria_array *a);
@@ -724,7 +725,6 @@ int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
 		     u64 *nr_stripes, char *msg);
 int stria_sync_stop(struct stria_array *a, bool shutdown, char *msg);
 u64 stria_sync_stripes(const struct stria_array *a);
-bool stria_sync_owed(struct stria_array *a, u64 member_sector);
 u64 stria_array_io_count(struct stria_array *a);
 
 /* sysfs.c */

@@ -846,7 +846,14 @@ static int stria_poll_members(struct stria_array *a,
 	return found;
 }
 
-static int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+/**
+ * stria_poll() - blk_mq_ops.poll: poll every member's poll queues once
+ * @hctx: a poll queue of the array
+ * @iob: the caller's completion batch
+ *
+ * Return: the completions found.
+ */
+int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 {
 	return stria_poll_members(hctx->queue->queuedata, iob);
 }
@@ -965,13 +972,15 @@ u32 stria_poll_member_queues(struct stria_array *a)
 #endif
 }
 
-/*
- * blk_mq_ops.map_queues, the poll part: with poll queues, the default
- * queues come first, no read queues, then the poll queues, each with the
- * CPUs of the same poll queue of the first member that has as many
- * (blk-mq's spread when none has).
+/**
+ * stria_map_poll() - blk_mq_ops.map_queues, the poll part
+ * @set: the array's tag set
+ *
+ * With poll queues, the default queues come first, no read queues, then
+ * the poll queues, each with the CPUs of the same poll queue of the first
+ * member that has as many (blk-mq's spread when none has).
  */
-static void stria_map_poll(struct blk_mq_tag_set *set)
+void stria_map_poll(struct blk_mq_tag_set *set)
 {
 #if STRIA_POLL
 	struct stria_array *a = set->driver_data;

@@ -669,6 +669,10 @@ static inline bool stria_rq_polled(const struct request *rq)
 
 u32 stria_poll_member_queues(struct stria_array *a);
 void stria_poll_update(struct stria_array *a);
+void stria_map_poll(struct blk_mq_tag_set *set);
+#if STRIA_POLL
+int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob);
+#endif
 bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
 			   u64 first, u64 last);
 void stria_bio_submit(struct bio *bio);

@@ -18,7 +18,8 @@
  *
  * Members that failed stay in the array, marked failed. The superblocks of
  * the others record them (a bitmap by role): when a member fails, from I/O
- * completion in any context or from STRIA_IOC_MEMBER, sb_work writes them.
+ * completion in any context or from STRIA_IOC_MEMBER, sb_work (state.c)
+ * writes them.
  * Writes that skipped a failed member are held until then (io.c), so
  * sb_work never waits for array I/O: it runs on a WQ_MEM_RECLAIM queue of
  * its own, allocates with GFP_NOIO, takes only sb_lock, and leaves the
@@ -34,6 +35,9 @@
  *
  * Failing members on request, spares, add, remove and replace are in
  * members.c.
+ *
+ * Layer: the lifecycle, on top (Documentation/stria/layers.rst): it calls
+ * every layer below and only ctl.c and main.c call it.
  *
  * stria_arrays_lock serialises these requests and protects the array list;
  * the I/O path never takes it. A start holds it only to reserve the array's

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stria I/O path: the blk-mq side of RAID5/6, and what every level shares
- * (member errors, polling, freezes). RAID0 is bio-based: raid0.c.
+ * (freezes; member state changes are in state.c, polling in poll.c).
+ * RAID0 is bio-based: raid0.c.
+ *
+ * Layer: services, member I/O (Documentation/stria/layers.rst): the levels
+ * and the lifecycle call it; it calls services and the recorded state.
  *
  * queue_rq() runs on the CPU that submitted the request, in the submitting
  * task. Submitting a clone to a member may sleep (the member may have to

@@ -35,6 +35,8 @@
  *
  * RAID0 has no parity to resync and no safe mode: its superblocks say
  * active while it runs, as before.
+ *
+ * Layer: services (Documentation/stria/layers.rst), on the recorded state.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

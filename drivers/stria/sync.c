@@ -22,6 +22,9 @@
  * under the array's cfg_lock; nothing that waits for the worker holds it.
  * The worker holds sync.stripe_sem for reading around each stripe, so
  * removing a member can wait for the stripe in flight.
+ *
+ * Layer: sync, on the levels' ops (Documentation/stria/layers.rst); it
+ * still calls members.c above it at a sync's start and end.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

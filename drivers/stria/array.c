@@ -18,7 +18,8 @@
  *
  * Members that failed stay in the array, marked failed. The superblocks of
  * the others record them (a bitmap by role): when a member fails, from I/O
- * completion in any context or from STRIA_IOC_MEMBER, sb_work writes them.
+ * completion in any context or from STRIA_IOC_MEMBER, sb_work (state.c)
+ * writes them.
  * Writes that skipped a failed member are held until then (io.c), so
  * sb_work never waits for array I/O: it runs on a WQ_MEM_RECLAIM queue of
  * its own, allocates with GFP_NOIO, takes only sb_lock, and leaves the
@@ -34,6 +35,9 @@
  *
  * Failing members on request, spares, add, remove and replace are in
  * members.c.
+ *
+ * Layer: the lifecycle, on top (Documentation/stria/layers.rst): it calls
+ * every layer below and only ctl.c and main.c call it.
  *
  * stria_arrays_lock serialises these requests and protects the array list;
  * the I/O path never takes it. A start holds it only to reserve the array's
@@ -77,8 +81,6 @@ module_param(queue_depth, uint, 0444);
 MODULE_PARM_DESC(queue_depth,
 		 "Requests per hardware queue of a RAID5/6 array (count; 1..4096, default 128)");
 
-DEFINE_MUTEX(stria_arrays_lock);
-LIST_HEAD(stria_arrays);
 static DEFINE_IDA(stria_index_ida);
 int stria_major;
 
@@ -785,259 +787,6 @@ static int stria_majority_node(struct stria_opened *o, u32 n)
 	return best;
 }
 
-/* Roles of the members in @state: bit i for role i. */
-static u64 stria_roles_in(const struct stria_array *a, u32 state)
-{
-	u64 roles = 0;
-	u32 i;
-
-	for (i = 0; i < a->nr_members; i++)
-		if (READ_ONCE(a->members[i].state) == state)
-			roles |= BIT_ULL(i);
-	return roles;
-}
-
-/**
- * stria_array_failed_roles() - roles of the members that have failed
- * @a: the array
- *
- * Return: bit i for role i, as a superblock records them.
- */
-u64 stria_array_failed_roles(const struct stria_array *a)
-{
-	return stria_roles_in(a, STRIA_STATE_FAILED);
-}
-
-/**
- * stria_array_rebuilding_roles() - roles of the members being rebuilt
- * @a: the array
- *
- * Return: bit i for role i, as a superblock records them.
- */
-u64 stria_array_rebuilding_roles(const struct stria_array *a)
-{
-	return stria_roles_in(a, STRIA_STATE_REBUILDING);
-}
-
-/**
- * stria_array_readd_only() - are all members being rebuilt re-added ones?
- * @a: the array
- *
- * Return: true when at least one member is being rebuilt and each was
- * re-added into its old role (stria_readd_check()).
- */
-bool stria_array_readd_only(const struct stria_array *a)
-{
-	bool any = false;
-	u32 i;
-
-	for (i = 0; i < a->nr_members; i++) {
-		if (READ_ONCE(a->members[i].state) != STRIA_STATE_REBUILDING)
-			continue;
-		if (!a->members[i].readd)
-			return false;
-		any = true;
-	}
-	return any;
-}
-
-/*
- * Raise the event count and write the superblocks of the members that have
- * not failed, recording those that have; then acknowledge the writes held
- * for that (stria_release_held()). Caller holds @a->sb_lock. @errors
- * (optional) gets the roles whose write failed. No allocation here may
- * wait for I/O: held writes wait for this.
- */
-static int stria_write_sbs_now(struct stria_array *a, u32 state,
-			       u64 *errors)
-{
-	unsigned int noio = memalloc_noio_save();
-	struct stria_sb *sb = kmalloc(sizeof(*sb), GFP_NOIO);
-	bool degraded, landed = false;
-	int ret = 0, err;
-	u32 i;
-
-	lockdep_assert_held(&a->sb_lock);
-	if (errors)
-		*errors = 0;
-	if (!sb) {
-		memalloc_noio_restore(noio);
-		return -ENOMEM;
-	}
-	a->sb_failed = stria_array_failed_roles(a);
-	a->sb_rebuilding = stria_array_rebuilding_roles(a);
-	a->sb_rebuild_partial = 0;
-	for (i = 0; a->wib && i < a->nr_members; i++)
-		if ((a->sb_rebuilding & BIT_ULL(i)) && a->members[i].readd)
-			a->sb_rebuild_partial |= BIT_ULL(i);
-	WRITE_ONCE(a->events, a->events + 1);
-	/* the bitmap clears nothing from before this write until after it */
-	degraded = a->wib && (a->sb_failed | a->sb_rebuilding);
-	if (degraded) {
-		WRITE_ONCE(a->sb_degraded, true);
-		if (!a->degraded_events)
-			a->degraded_events = a->events;
-	} else {
-		a->degraded_events = 0;
-	}
-	for (i = 0; i < a->nr_members; i++) {
-		if ((a->sb_failed & BIT_ULL(i)) || !a->members[i].dev.bdev)
-			continue;
-		stria_sb_fill(sb, a, &a->members[i], state);
-		err = stria_sb_write(a->members[i].dev.bdev, sb);
-		if (err) {
-			pr_err("stria%d: cannot write the superblock of %pg: %d\n",
-			       a->index, a->members[i].dev.bdev, err);
-			ret = ret ?: err;
-			if (errors)
-				*errors |= BIT_ULL(i);
-		} else {
-			landed = true;
-		}
-	}
-	/* a spare that cannot be written is only worth a line in the log */
-	for (i = 0; i < a->nr_spares; i++) {
-		stria_sb_fill(sb, a, &a->spares[i], state);
-		err = stria_sb_write(a->spares[i].dev.bdev, sb);
-		if (err)
-			pr_err("stria%d: cannot write the superblock of spare %pg: %d\n",
-			       a->index, a->spares[i].dev.bdev, err);
-	}
-	/* a replacement is a spare on disk until it takes the role */
-	if (a->repl_role != STRIA_NO_MEMBER &&
-	    READ_ONCE(a->repl.state) == STRIA_STATE_REPLACEMENT) {
-		stria_sb_fill(sb, a, &a->repl, state);
-		err = stria_sb_write(a->repl.dev.bdev, sb);
-		if (err)
-			pr_err("stria%d: cannot write the superblock of replacement %pg: %d\n",
-			       a->index, a->repl.dev.bdev, err);
-	}
-	kfree(sb);
-	memalloc_noio_restore(noio);
-	if (!degraded)
-		WRITE_ONCE(a->sb_degraded, false);
-	stria_release_held(a, landed, a->sb_failed);
-	return ret;
-}
-
-/*
- * stria_write_sbs_now(), unless the array is read-only: then nothing is
- * written, and the next write after the switch to read-write records
- * what changed meanwhile (members that failed).
- */
-static int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors)
-{
-	if (READ_ONCE(a->readonly)) {
-		if (errors)
-			*errors = 0;
-		return 0;
-	}
-	return stria_write_sbs_now(a, state, errors);
-}
-
-/**
- * stria_array_sync_failed() - record the failed members in the superblocks
- * @a: the array
- *
- * Brings the superblocks of a running array up to date with its failed
- * members. A member whose superblock cannot be written fails too (which
- * queues sb_work again to record that). Caller holds @a->sb_lock.
- *
- * Return: 0 or the first write error; -ENOMEM when nothing was written.
- */
-int stria_array_sync_failed(struct stria_array *a)
-{
-	u64 errors;
-	u32 i;
-	int ret;
-
-	lockdep_assert_held(&a->sb_lock);
-	if (stria_array_failed_roles(a) == READ_ONCE(a->sb_failed_ondisk))
-		return 0;
-	ret = stria_write_sbs(a, stria_array_sb_state(a), &errors);
-	for (i = 0; i < a->nr_members; i++)
-		if (errors & BIT_ULL(i))
-			/* counted in its errors, as a failed data write */
-			stria_member_io_error(&a->members[i], BLK_STS_IOERR);
-	return ret;
-}
-
-/**
- * stria_array_update_sbs() - write every superblock now (events + 1)
- * @a: the array
- *
- * Records the member states, the spares, the sync checkpoints and whether
- * the array is clean (safe mode, stria_array_sb_state()). A member
- * whose superblock cannot be written fails (and is recorded by the next
- * update). Caller does not hold @a->sb_lock.
- *
- * Return: 0 or the first write error.
- */
-int stria_array_update_sbs(struct stria_array *a)
-{
-	u64 errors;
-	u32 i;
-	int ret;
-
-	mutex_lock(&a->sb_lock);
-	ret = stria_write_sbs(a, stria_array_sb_state(a), &errors);
-	for (i = 0; i < a->nr_members; i++)
-		if (errors & BIT_ULL(i))
-			/* counted in its errors, as a failed data write */
-			stria_member_io_error(&a->members[i], BLK_STS_IOERR);
-	mutex_unlock(&a->sb_lock);
-	return ret;
-}
-
-/**
- * stria_array_flush_members() - flush the caches of the members in use
- * @a: the array
- *
- * Every member that has not failed, rebuilding ones included, so what the
- * sync wrote is durable before a checkpoint records it. A member whose
- * flush fails is failed, as one whose superblock cannot be written. Caller
- * holds @a->sync.stripe_sem or @a->cfg_lock, so the member table stays.
- *
- * Return: 0, or -EIO when a member failed its flush.
- */
-int stria_array_flush_members(struct stria_array *a)
-{
-	int ret = 0;
-	u32 i;
-
-	for (i = 0; i < a->nr_members; i++) {
-		struct stria_member *m = &a->members[i];
-
-		if (!m->dev.bdev || stria_member_failed(m) ||
-		    !blkdev_issue_flush(m->dev.bdev))
-			continue;
-		pr_warn("stria%d: member %u (%pg): cache flush failed\n",
-			a->index, m->role, m->dev.bdev);
-		stria_member_io_error(m, BLK_STS_IOERR);
-		ret = -EIO;
-	}
-	return ret;
-}
-
-static void stria_sb_work(struct work_struct *work)
-{
-	struct stria_array *a = container_of(work, struct stria_array, sb_work);
-
-	mutex_lock(&a->sb_lock);
-	/* writes wait for this: try until it can be written at all */
-	while (stria_array_sync_failed(a) == -ENOMEM) {
-		mutex_unlock(&a->sb_lock);
-		msleep(20);
-		mutex_lock(&a->sb_lock);
-	}
-	mutex_unlock(&a->sb_lock);
-	/*
-	 * A spare may take the role that just failed. Not from here: that
-	 * freezes the queue, which waits for the writes held for this work.
-	 */
-	schedule_work(&a->kick_work);
-}
-
 static void stria_kick_work(struct work_struct *work)
 {
 	struct stria_array *a = container_of(work, struct stria_array,
@@ -1291,6 +1040,7 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	a->geom = *g;
 	a->ops = stria_level_ops(g->level);
 	a->data_offset = STRIA_SB_DATA_OFFSET;
+	a->sb_written = stria_release_held;
 	a->nr_members = o->nr_roles;
 	a->holder = o->holder;
 	o->holder = NULL;
@@ -1478,25 +1228,6 @@ static void stria_array_run(struct stria_array *a)
 	stria_bitmap_run(a);
 	stria_safe_start(a);
 	stria_sync_kick(a, false);
-}
-
-/**
- * stria_ro_status() - the status of a write to a read-only array
- * @a: the array, read-only
- * @empty_flush: the write is a flush without data
- *
- * A flush without data has nothing to make durable: nothing was written.
- * Anything else that would write (data, discard, write zeroes) is refused.
- *
- * Return: BLK_STS_OK for @empty_flush, else BLK_STS_IOERR.
- */
-blk_status_t stria_ro_status(struct stria_array *a, bool empty_flush)
-{
-	if (empty_flush)
-		return BLK_STS_OK;
-	pr_warn_ratelimited("stria%d: array '%s' is read-only: write refused\n",
-			    a->index, a->name);
-	return BLK_STS_IOERR;
 }
 
 /**
@@ -1822,35 +1553,6 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	stria_io_exit(a);
 	stria_array_free(a);
 	return 0;
-}
-
-/**
- * stria_array_member_failed() - a member of @a has just been marked failed
- * @a: the array
- *
- * Any context. The superblocks are updated later, from a work item.
- */
-void stria_array_member_failed(struct stria_array *a)
-{
-	queue_work(a->sb_wq, &a->sb_work);
-}
-
-/**
- * stria_array_state() - how the array is doing
- * @a: the array
- *
- * Return: STRIA_STATE_ACTIVE when no member has failed, STRIA_STATE_DEGRADED
- * while no more have failed than the level tolerates, else
- * STRIA_STATE_FAILED.
- */
-u32 stria_array_state(const struct stria_array *a)
-{
-	u32 nfail = atomic_read(&a->nr_failed);
-
-	if (!nfail)
-		return STRIA_STATE_ACTIVE;
-	return nfail <= stria_geom_nr_parity(&a->geom) ? STRIA_STATE_DEGRADED :
-	       STRIA_STATE_FAILED;
 }
 
 /**

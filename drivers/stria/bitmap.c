@@ -27,6 +27,9 @@
  * started meanwhile) and writes the blocks. Nothing is cleared while the
  * array is degraded or has a resync to do: a bit then still says where the
  * parity may be wrong.
+ *
+ * Layer: recorded state, the bottom (Documentation/stria/layers.rst): what
+ * it records fails members (state.c) when it cannot be written.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -729,24 +729,6 @@ out_unlock:
 }
 
 /**
- * stria_repl_failed() - the replacement failed a write
- * @a: the array
- * @st: the write's status
- *
- * Any context. The copy stops at its next stripe; the array is not
- * affected.
- */
-void stria_repl_failed(struct stria_array *a, blk_status_t st)
-{
-	atomic64_inc(&a->repl.errors);
-	if (cmpxchg(&a->repl.state, STRIA_STATE_REPLACEMENT,
-		    STRIA_STATE_FAILED) == STRIA_STATE_REPLACEMENT)
-		pr_err_ratelimited("stria%d: replacement %pg of member %u failed a write (%d): the replace stops\n",
-				   a->index, a->repl.dev.bdev, a->repl_role,
-				   blk_status_to_errno(st));
-}
-
-/**
  * stria_array_replace_end() - the copy of a replace is over
  * @a: the array
  * @ret: how the copy ended: 0 when it reached the end

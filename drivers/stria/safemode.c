@@ -35,6 +35,8 @@
  *
  * RAID0 has no parity to resync and no safe mode: its superblocks say
  * active while it runs, as before.
+ *
+ * Layer: services (Documentation/stria/layers.rst), on the recorded state.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -254,19 +256,6 @@ void stria_safe_write_end(struct stria_array *a)
 	/* rounded: the same expiry, and no timer lock, for a whole period */
 	if (delay)
 		mod_timer(&s->timer, roundup(jiffies, delay) + delay);
-}
-
-/**
- * stria_array_sb_state() - the state superblocks written now record
- * @a: the array
- *
- * Return: STRIA_SB_STATE_CLEAN while safe mode has the array clean, else
- * STRIA_SB_STATE_ACTIVE.
- */
-u32 stria_array_sb_state(const struct stria_array *a)
-{
-	return test_bit(STRIA_SAFE_CLEAN, &a->safe.flags) ?
-	       STRIA_SB_STATE_CLEAN : STRIA_SB_STATE_ACTIVE;
 }
 
 /**

@@ -301,6 +301,9 @@ struct stria_sync {
  * @held_lock: protects @held and @sb_failed_ondisk's changes
  * @held: writes done but not acknowledged: they skipped a member whose
  *	failure the superblocks do not record yet (io.c)
+ * @sb_written: called by every superblock update, @sb_lock held, to end
+ *	the writes of @held it records (stria_release_held(), set by the
+ *	lifecycle: the request path is above the superblock writer)
  * @sb_rebuilding: rebuilding-role bitmap the superblocks record
  * @sb_rebuild_partial: the roles of @sb_rebuilding that are re-added
  *	members, rebuilt where the write-intent bitmap has dirty only
@@ -362,6 +365,7 @@ struct stria_array {
 	u64 sb_failed_ondisk;
 	spinlock_t held_lock;
 	struct list_head held;
+	void (*sb_written)(struct stria_array *a, bool landed, u64 ondisk);
 	u64 sb_rebuilding;
 	u64 sb_rebuild_partial;
 	u64 degraded_events;
@@ -526,27 +530,38 @@ static inline bool stria_bio_based(const struct stria_array *a)
 	return a->ops->submit_bio;
 }
 
+/* state.c */
+extern struct mutex stria_arrays_lock;
+extern struct list_head stria_arrays;
+const char *stria_state_name(u32 state);
+const char *stria_sync_action_name(u32 action);
+void stria_member_set_state(struct stria_member *m, u32 state);
+bool stria_member_io_error(struct stria_member *m, blk_status_t st);
+void stria_repl_failed(struct stria_array *a, blk_status_t st);
+void stria_array_member_failed(struct stria_array *a);
+u32 stria_array_state(const struct stria_array *a);
+u64 stria_array_failed_roles(const struct stria_array *a);
+u64 stria_array_rebuilding_roles(const struct stria_array *a);
+bool stria_array_readd_only(const struct stria_array *a);
+u32 stria_array_sb_state(const struct stria_array *a);
+int stria_write_sbs_now(struct stria_array *a, u32 state, u64 *errors);
+int stria_write_sbs(struct stria_array *a, u32 state, u64 *errors);
+int stria_array_sync_failed(struct stria_array *a);
+int stria_array_update_sbs(struct stria_array *a);
+int stria_array_flush_members(struct stria_array *a);
+void stria_sb_work(struct work_struct *work);
+bool stria_sync_owed(struct stria_array *a, u64 member_sector);
+
 /* ctl.c */
 int stria_ctl_init(void);
 void stria_ctl_exit(void);
 
 /* array.c */
 extern int stria_major;
-extern struct mutex stria_arrays_lock;
-extern struct list_head stria_arrays;
 int stria_array_start(struct stria_spec *spec);
 int stria_array_stop(struct stria_array *a, char *msg);
 int stria_array_readwrite(struct stria_array *a, bool force, char *msg);
 bool stria_array_refuse_ro(struct stria_array *a, char *msg);
-blk_status_t stria_ro_status(struct stria_array *a, bool empty_flush);
-void stria_array_member_failed(struct stria_array *a);
-u32 stria_array_state(const struct stria_array *a);
-int stria_array_update_sbs(struct stria_array *a);
-int stria_array_sync_failed(struct stria_array *a);
-u64 stria_array_failed_roles(const struct stria_array *a);
-u64 stria_array_rebuilding_roles(const struct stria_array *a);
-bool stria_array_readd_only(const struct stria_array *a);
-int stria_array_flush_members(struct stria_array *a);
 void stria_array_update_limits(struct stria_array *a);
 void stria_link_holder(struct stria_array *a, struct stria_member *m);
 void stria_unlink_holder(struct stria_array *a, struct stria_member *m);
@@ -565,7 +580,6 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 			char *msg, u32 *role);
 int stria_array_replace_end(struct stria_array *a, int ret, u64 pos);
-void stria_repl_failed(struct stria_array *a, blk_status_t st);
 int stria_array_take_spares(struct stria_array *a);
 
 /* bitmap.c */
@@ -613,6 +627,7 @@ void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
 		   const struct stria_member *m, u32 state);
 
 /* io.c */
+blk_status_t stria_ro_status(struct stria_array *a, bool empty_flush);
 extern const struct blk_mq_ops stria_mq_ops;
 int stria_io_init(struct stria_array *a);
 void stria_io_exit(struct stria_array *a);
@@ -625,10 +640,8 @@ int stria_clone_prepare_empty(struct stria_array *a, struct request *rq,
 			      struct bio_list *clones);
 void stria_clones_submit(struct request *rq, struct bio_list *clones);
 void stria_clones_drop(struct bio_list *clones);
-void stria_member_set_state(struct stria_member *m, u32 state);
 blk_status_t stria_rq_to_member(struct stria_array *a, struct request *rq,
 				struct stria_member *m, u64 base);
-bool stria_member_io_error(struct stria_member *m, blk_status_t st);
 bool stria_member_read_error(struct stria_member *m);
 u32 stria_member_read_errors(const struct stria_member *m);
 void stria_release_held(struct stria_array *a, bool landed, u64 ondisk);
@@ -656,6 +669,10 @@ static inline bool stria_rq_polled(const struct request *rq)
 
 u32 stria_poll_member_queues(struct stria_array *a);
 void stria_poll_update(struct stria_array *a);
+void stria_map_poll(struct blk_mq_tag_set *set);
+#if STRIA_POLL
+int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob);
+#endif
 bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
 			   u64 first, u64 last);
 void stria_bio_submit(struct bio *bio);
@@ -678,7 +695,6 @@ void stria_safe_stop(struct stria_array *a);
 void stria_safe_exit(struct stria_array *a);
 bool stria_safe_write_start_slow(struct stria_array *a);
 void stria_safe_write_end(struct stria_array *a);
-u32 stria_array_sb_state(const struct stria_array *a);
 int stria_safe_set_delay(struct stria_array *a, u32 ms);
 const char *stria_safe_state_name(const struct stria_array *a);
 int stria_safe_register(void);
@@ -713,13 +729,10 @@ int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
 		     u64 *nr_stripes, char *msg);
 int stria_sync_stop(struct stria_array *a, bool shutdown, char *msg);
 u64 stria_sync_stripes(const struct stria_array *a);
-bool stria_sync_owed(struct stria_array *a, u64 member_sector);
-const char *stria_sync_action_name(u32 action);
 u64 stria_array_io_count(struct stria_array *a);
 
 /* sysfs.c */
 extern const struct attribute_group *stria_disk_groups[];
-const char *stria_state_name(u32 state);
 
 /* inject.c: spots where tests may have the code sleep (test_delay_at) */
 enum stria_delay_point {

@@ -4,6 +4,9 @@
  * start of each member. The format itself (struct stria_sb and
  * stria_sb_check()) is in ondisk.h, shared with user space, and documented
  * in Documentation/stria/ondisk-format.rst.
+ *
+ * Layer: recorded state, the bottom (Documentation/stria/layers.rst),
+ * with state.c, events.c and bitmap.c.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>

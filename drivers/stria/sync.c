@@ -22,6 +22,9 @@
  * under the array's cfg_lock; nothing that waits for the worker holds it.
  * The worker holds sync.stripe_sem for reading around each stripe, so
  * removing a member can wait for the stripe in flight.
+ *
+ * Layer: sync, on the levels' ops (Documentation/stria/layers.rst); it
+ * still calls members.c above it at a sync's start and end.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -35,28 +38,6 @@
 
 #define STRIA_SYNC_CKPT_SECS	5	/* seconds between checkpoints */
 #define STRIA_SYNC_MAX_SLEEP_MS	250	/* longest throttle sleep at a time */
-
-static const char *const stria_sync_names[] = {
-	[STRIA_SYNC_IDLE]	= "idle",
-	[STRIA_SYNC_REBUILD]	= "rebuild",
-	[STRIA_SYNC_CHECK]	= "check",
-	[STRIA_SYNC_REPAIR]	= "repair",
-	[STRIA_SYNC_RESYNC]	= "resync",
-	[STRIA_SYNC_REPLACE]	= "replace",
-};
-
-/**
- * stria_sync_action_name() - the sysfs name of a sync action
- * @action: STRIA_SYNC_*
- *
- * Return: "idle", "rebuild", "check", "repair", "resync", "replace" or
- * "unknown".
- */
-const char *stria_sync_action_name(u32 action)
-{
-	return action < ARRAY_SIZE(stria_sync_names) ?
-	       stria_sync_names[action] : "unknown";
-}
 
 static enum stria_sync_op stria_sync_op(u32 action)
 {
@@ -84,37 +65,6 @@ static enum stria_sync_op stria_sync_op(u32 action)
 u64 stria_sync_stripes(const struct stria_array *a)
 {
 	return a->geom.member_sectors >> a->geom.chunk_shift;
-}
-
-/**
- * stria_sync_owed() - does a stripe still owe its resync?
- * @a: a RAID5/6 array
- * @member_sector: the stripe's first member sector (of the data area)
- *
- * While a resync runs or is recorded, the stripes of its range it has not
- * reached whose write-intent bitmap region is dirty (every one of them
- * without a bitmap) may have parity that does not match their data: writes
- * cut short by a crash. Any context, no lock; a stripe the resync is
- * passing counts as owed.
- *
- * Return: true when the stripe's parity is not to be trusted.
- */
-bool stria_sync_owed(struct stria_array *a, u64 member_sector)
-{
-	struct stria_sync *s = &a->sync;
-	u64 from, to;
-
-	if (READ_ONCE(s->action) == STRIA_SYNC_RESYNC) {
-		from = READ_ONCE(s->pos);
-		to = READ_ONCE(s->end);
-	} else if (READ_ONCE(s->scrub_action) == STRIA_SB_SCRUB_RESYNC) {
-		from = READ_ONCE(s->scrub_pos);
-		to = READ_ONCE(s->scrub_end);
-	} else {
-		return false;
-	}
-	return member_sector >= from && member_sector < to &&
-	       stria_bitmap_test(a, member_sector);
 }
 
 /**

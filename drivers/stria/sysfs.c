@@ -21,28 +21,6 @@ static struct stria_array *dev_to_array(struct device *dev)
 	return dev_to_disk(dev)->private_data;
 }
 
-static const char *const stria_state_names[] = {
-	[STRIA_STATE_ACTIVE] = "active",
-	[STRIA_STATE_FAILED] = "failed",
-	[STRIA_STATE_DEGRADED] = "degraded",
-	[STRIA_STATE_SPARE] = "spare",
-	[STRIA_STATE_REBUILDING] = "rebuilding",
-	[STRIA_STATE_REPLACEMENT] = "replacement",
-};
-
-/**
- * stria_state_name() - the name of an array's or a member's state
- * @state: STRIA_STATE_*
- *
- * Return: "active", "failed", "degraded", "spare", "rebuilding",
- * "replacement" or "unknown", as sysfs shows them.
- */
-const char *stria_state_name(u32 state)
-{
-	return state < ARRAY_SIZE(stria_state_names) ?
-	       stria_state_names[state] : "unknown";
-}
-
 static ssize_t level_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {

@@ -311,7 +311,8 @@ install-boot:
 	chmod 755 $(DESTDIR)$(INITRAMFSDIR)/hooks/stria
 	for d in local-top local-block local-bottom; do \
 		install -d $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d && \
-		install -m 755 initramfs/scripts/$$d/stria $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d/stria; done
+		$(INSTALL_PATHS) initramfs/scripts/$$d/stria >$(DESTDIR)$(INITRAMFSDIR)/scripts/$$d/stria && \
+		chmod 755 $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d/stria; done
 
 clean:
 	-[ -n "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -34,8 +34,9 @@
 #                   hipri the polled jobs;
 #                   KERNEL=stock|stock612|stock7|debug, default stock)
 #   make install    module, tools, udev rules, systemd units, initramfs-tools
-#                   hook, man pages, shell completion (PREFIX=/usr by
-#                   default, DESTDIR supported)
+#                   hook, dracut module (when dracut is there), man pages,
+#                   shell completion (PREFIX=/usr by default, DESTDIR
+#                   supported)
 
 # The kernel to build against: the running kernel's headers, else the newest
 # installed headers by version (sort -V: 6.12 after 6.9; the host here runs
@@ -65,6 +66,9 @@ MANDIR ?= $(PREFIX)/share/man
 UDEVDIR ?= /usr/lib/udev/rules.d
 SYSTEMDUNITDIR ?= /usr/lib/systemd/system
 INITRAMFSDIR ?= /usr/share/initramfs-tools
+# the dracut module, installed when dracut is there (or with DRACUT=yes)
+DRACUTDIR ?= /usr/lib/dracut
+DRACUT ?= $(if $(wildcard $(DRACUTDIR)/modules.d),yes,no)
 # programs only stria's own files run: the scrub of stria-scrub.service,
 # the static striactl the initramfs-tools hook copies
 STRIALIBDIR ?= $(PREFIX)/lib/stria
@@ -295,8 +299,9 @@ INSTALL_PATHS = sed -e 's|/usr/sbin/striactl|$(SBINDIR)/striactl|g' \
 # What starts arrays at boot and looks after them (part of install): the
 # udev rules, the systemd units, the initramfs-tools hook and scripts that
 # assemble arrays before the root file system is mounted, with the static
-# striactl they carry, and the scrub the monthly timer runs. Run
-# update-initramfs -u afterwards when the root file system is on stria.
+# striactl they carry (and dracut's module, when dracut is there), and the
+# scrub the monthly timer runs. Run update-initramfs -u (dracut -f)
+# afterwards when the root file system is on stria.
 install-boot:
 	$(MAKE) -C tools/striactl static
 	install -d $(DESTDIR)$(UDEVDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(STRIALIBDIR) \
@@ -313,6 +318,11 @@ install-boot:
 		install -d $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d && \
 		$(INSTALL_PATHS) initramfs/scripts/$$d/stria >$(DESTDIR)$(INITRAMFSDIR)/scripts/$$d/stria && \
 		chmod 755 $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d/stria; done
+	if [ "$(DRACUT)" = yes ]; then \
+		install -d $(DESTDIR)$(DRACUTDIR)/modules.d/90stria && \
+		for f in dracut/90stria/*; do \
+			$(INSTALL_PATHS) "$$f" >$(DESTDIR)$(DRACUTDIR)/modules.d/90stria/$${f##*/} && \
+			chmod 755 $(DESTDIR)$(DRACUTDIR)/modules.d/90stria/$${f##*/} || exit 1; done; fi
 
 clean:
 	-[ -n "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -70,7 +70,7 @@ INITRAMFSDIR ?= /usr/share/initramfs-tools
 DRACUTDIR ?= /usr/lib/dracut
 DRACUT ?= $(if $(wildcard $(DRACUTDIR)/modules.d),yes,no)
 # programs only stria's own files run: the scrub of stria-scrub.service,
-# the static striactl the initramfs-tools hook copies
+# the static striactl the initramfs-tools hook and the dracut module copy
 STRIALIBDIR ?= $(PREFIX)/lib/stria
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # Debian's zsh reads packages' completion from vendor-completions, local

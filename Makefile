@@ -34,9 +34,10 @@
 #                   hipri the polled jobs;
 #                   KERNEL=stock|stock612|stock7|debug, default stock)
 #   make install    module, tools, udev rules, systemd units, initramfs-tools
-#                   hook, man pages, shell completion (PREFIX=/usr by
-#                   default, DESTDIR supported); the Python tools in a
-#                   venv, PREFIX/lib/stria/venv, linked into PREFIX/bin
+#                   hook, dracut module (when dracut is there), man pages,
+#                   shell completion (PREFIX=/usr by default, DESTDIR
+#                   supported); the Python tools in a venv,
+#                   PREFIX/lib/stria/venv, linked into PREFIX/bin
 #   make uninstall  remove what make install put there (same PREFIX, DESTDIR)
 
 # The kernel to build against: the running kernel's headers, else the newest
@@ -67,8 +68,11 @@ MANDIR ?= $(PREFIX)/share/man
 UDEVDIR ?= /usr/lib/udev/rules.d
 SYSTEMDUNITDIR ?= /usr/lib/systemd/system
 INITRAMFSDIR ?= /usr/share/initramfs-tools
+# the dracut module, installed when dracut is there (or with DRACUT=yes)
+DRACUTDIR ?= /usr/lib/dracut
+DRACUT ?= $(if $(wildcard $(DRACUTDIR)/modules.d),yes,no)
 # programs only stria's own files run: the scrub of stria-scrub.service,
-# the static striactl the initramfs-tools hook copies
+# the static striactl the initramfs-tools hook and the dracut module copy
 STRIALIBDIR ?= $(PREFIX)/lib/stria
 # the Python tools' own venv (scripts/install-python), its console
 # scripts linked into BINDIR
@@ -316,6 +320,8 @@ uninstall: uninstall-python
 	-rmdir $(DESTDIR)$(STRIALIBDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(INITRAMFSDIR)/hooks/stria
 	for d in local-top local-block local-bottom; do rm -f $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d/stria; done
+	for f in dracut/90stria/*; do rm -f $(DESTDIR)$(DRACUTDIR)/modules.d/90stria/$${f##*/}; done
+	-rmdir $(DESTDIR)$(DRACUTDIR)/modules.d/90stria 2>/dev/null
 	[ -n "$(DESTDIR)" ] || depmod -a $(KRELEASE)
 
 # Where the installed files name striactl and stria's helpers: as installed.
@@ -325,8 +331,9 @@ INSTALL_PATHS = sed -e 's|/usr/sbin/striactl|$(SBINDIR)/striactl|g' \
 # What starts arrays at boot and looks after them (part of install): the
 # udev rules, the systemd units, the initramfs-tools hook and scripts that
 # assemble arrays before the root file system is mounted, with the static
-# striactl they carry, and the scrub the monthly timer runs. Run
-# update-initramfs -u afterwards when the root file system is on stria.
+# striactl they carry (and dracut's module, when dracut is there), and the
+# scrub the monthly timer runs. Run update-initramfs -u (dracut -f)
+# afterwards when the root file system is on stria.
 install-boot:
 	$(MAKE) -C tools/striactl static
 	install -d $(DESTDIR)$(UDEVDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(STRIALIBDIR) \
@@ -341,7 +348,13 @@ install-boot:
 	chmod 755 $(DESTDIR)$(INITRAMFSDIR)/hooks/stria
 	for d in local-top local-block local-bottom; do \
 		install -d $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d && \
-		install -m 755 initramfs/scripts/$$d/stria $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d/stria; done
+		$(INSTALL_PATHS) initramfs/scripts/$$d/stria >$(DESTDIR)$(INITRAMFSDIR)/scripts/$$d/stria && \
+		chmod 755 $(DESTDIR)$(INITRAMFSDIR)/scripts/$$d/stria; done
+	if [ "$(DRACUT)" = yes ]; then \
+		install -d $(DESTDIR)$(DRACUTDIR)/modules.d/90stria && \
+		for f in dracut/90stria/*; do \
+			$(INSTALL_PATHS) "$$f" >$(DESTDIR)$(DRACUTDIR)/modules.d/90stria/$${f##*/} && \
+			chmod 755 $(DESTDIR)$(DRACUTDIR)/modules.d/90stria/$${f##*/} || exit 1; done; fi
 
 clean:
 	-[ -n "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -118,3 +118,16 @@ def test_shutdown_stops_arrays_after_the_file_systems() -> None:
     assert re.search(r"^Conflicts=shutdown\.target$", unit, re.M)
     rules = (TOP / "udev" / "64-stria-assembly.rules").read_text()
     assert 'ENV{DEVTYPE}=="disk", ENV{SYSTEMD_WANTS}+="stria-shutdown.service"' in rules
+
+
+def test_udev_fails_a_member_that_goes_away() -> None:
+    """A stria member's remove event runs striactl fail --incremental with
+    its device number (the node is gone by then), before the rules skip
+    every other remove event."""
+    rules = (TOP / "udev" / "64-stria-assembly.rules").read_text()
+    m = re.search(r'^ACTION=="remove", ENV\{ID_FS_TYPE\}=="stria_member", \\\n'
+                  r'\tRUN\+="/usr/sbin/striactl fail --incremental \$major:\$minor"$',
+                  rules, re.M)
+    assert m
+    assert m.start() < rules.index('ACTION=="remove", GOTO="stria_end"')
+    assert rules.index('SUBSYSTEM!="block", GOTO="stria_end"') < m.start()

@@ -224,7 +224,7 @@ int stria_disk_stacks_on(struct gendisk *disk, struct stria_array *a)
 struct stria_opened {
 	struct stria_bdev *dev;
 	struct stria_sb *sb;
-	void *holder;
+	struct stria_holder *holder;
 	u32 fresh;
 	u32 nr_roles;
 	u64 failed;
@@ -986,6 +986,7 @@ static void stria_array_free(struct stria_array *a)
 	u32 i;
 
 	/* nothing may fail a member any more; make sure no write is left */
+	stria_holder_detach(a);
 	cancel_work_sync(&a->sb_work);
 	cancel_work_sync(&a->kick_work);
 	cancel_work_sync(&a->sync.work);
@@ -1049,6 +1050,7 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	INIT_LIST_HEAD(&a->list);
 	INIT_WORK(&a->sb_work, stria_sb_work);
 	INIT_WORK(&a->kick_work, stria_kick_work);
+	INIT_WORK(&a->dead_work, stria_dead_work);
 	mutex_init(&a->sb_lock);
 	mutex_init(&a->cfg_lock);
 	spin_lock_init(&a->held_lock);
@@ -1195,6 +1197,7 @@ static int stria_array_build(struct stria_array *a)
 	if (ret)
 		goto out_put_disk;
 	stria_link_holders(a);
+	stria_holder_attach(a);
 	return 0;
 
 out_put_disk:
@@ -1421,7 +1424,9 @@ int stria_array_start(struct stria_spec *spec)
 	ret = -ENOMEM;
 	o.dev = kcalloc(spec->nr_members, sizeof(*o.dev), GFP_KERNEL);
 	o.sb = kvcalloc(spec->nr_members, sizeof(*o.sb), GFP_KERNEL);
-	o.holder = kzalloc(1, GFP_KERNEL);
+	o.holder = kzalloc(sizeof(*o.holder), GFP_KERNEL);
+	if (o.holder)
+		spin_lock_init(&o.holder->lock);
 	if (!o.dev || !o.sb || !o.holder) {
 		stria_fail(spec, STRIA_NO_MEMBER, "out of memory");
 		goto out_free;
@@ -1524,6 +1529,8 @@ int stria_array_stop(struct stria_array *a, char *msg)
 	}
 	WRITE_ONCE(a->stopping, true);
 	mutex_unlock(&a->disk->open_mutex);
+	/* a member that goes away from here on is not failed: the array stops */
+	stria_holder_detach(a);
 	/* a running sync records where it was, to go on after assemble */
 	stria_sync_stop(a, true, msg);
 	/* what happened until now reaches user space before the disk goes */

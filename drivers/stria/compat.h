@@ -332,6 +332,28 @@ struct stria_bdev {
 };
 
 /*
+ * Told when a member goes away: the block layer calls ->mark_dead() of the
+ * holder operations a device was opened with when the device is removed
+ * (del_gendisk()) or found dead (blk_mark_disk_dead()):
+ *   <6.5: no holder operations; a member that went away is noticed at its
+ *         next I/O, or when udev's remove event runs striactl
+ *   6.5:  struct blk_holder_ops { mark_dead(bdev) }, called with
+ *         bd_holder_lock held across the call
+ *   6.6:  mark_dead(bdev, surprise)
+ *   6.8:  ->sync, ->freeze and ->thaw beside it; ->mark_dead() is called
+ *         with bd_holder_lock held and releases it (fs_bdev_mark_dead())
+ * stria registers its own (members.c) only where ->sync shows the 6.8
+ * contract (probe blk_holder_ops_sync); elsewhere STRIA_HOLDER_OPS is NULL
+ * and udev's rule is the only way a pulled member of an idle array fails.
+ */
+#if defined(STRIA_HAVE_BLK_HOLDER_OPS_SYNC)
+extern const struct blk_holder_ops stria_holder_ops;
+#define STRIA_HOLDER_OPS (&stria_holder_ops)
+#else
+#define STRIA_HOLDER_OPS NULL
+#endif
+
+/*
  * Opening a member by device number, read-write and exclusively (the
  * by-path and by-number calls were always introduced together, so the
  * by-path probes choose):
@@ -346,7 +368,8 @@ static inline int stria_bdev_open_dev(dev_t dev, void *holder,
 {
 #if defined(STRIA_HAVE_BDEV_FILE_OPEN_BY_PATH)
 	struct file *f = bdev_file_open_by_dev(dev, BLK_OPEN_READ |
-					       BLK_OPEN_WRITE, holder, NULL);
+					       BLK_OPEN_WRITE, holder,
+					       STRIA_HOLDER_OPS);
 
 	if (IS_ERR(f))
 		return PTR_ERR(f);
@@ -354,7 +377,8 @@ static inline int stria_bdev_open_dev(dev_t dev, void *holder,
 	m->bdev = file_bdev(f);
 #elif defined(STRIA_HAVE_BDEV_OPEN_BY_PATH)
 	struct bdev_handle *h = bdev_open_by_dev(dev, BLK_OPEN_READ |
-						 BLK_OPEN_WRITE, holder, NULL);
+						 BLK_OPEN_WRITE, holder,
+						 STRIA_HOLDER_OPS);
 
 	if (IS_ERR(h))
 		return PTR_ERR(h);

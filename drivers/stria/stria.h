@@ -251,6 +251,21 @@ struct stria_sync {
 };
 
 /**
+ * struct stria_holder - what an array claims its members with
+ * @lock: protects @array
+ * @array: the array, from the moment it runs until it stops; NULL while
+ *	it starts or stops, when nothing may change its member table from
+ *	outside (members.c's holder operations)
+ *
+ * The block layer keeps it as the members' bd_holder: the holder
+ * operations find the array through it.
+ */
+struct stria_holder {
+	spinlock_t lock;
+	struct stria_array *array;
+};
+
+/**
  * struct stria_array - a running array
  * @list: entry in the list of arrays (stria_arrays_lock)
  * @index: N of /dev/striaN
@@ -294,6 +309,7 @@ struct stria_sync {
  * @sb_work: writes the superblocks after a member state change (array.c);
  *	never waits for array I/O
  * @kick_work: after @sb_work, lets a spare take a failed role
+ * @dead_work: fails the members whose device went away (members.c)
  * @sb_lock: serialises superblock writes and @events, @sb_failed
  * @sb_failed: failed-member bitmap (bit = role) the superblocks record
  * @sb_failed_ondisk: failed-member bitmap the superblocks on the members
@@ -346,7 +362,7 @@ struct stria_array {
 	u32 ro_scrub_action;
 	u64 ro_scrub_pos;
 	u64 ro_scrub_end;
-	void *holder;
+	struct stria_holder *holder;
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
 	u32 poll_queues;
@@ -360,6 +376,7 @@ struct stria_array {
 	struct workqueue_struct *sb_wq;
 	struct work_struct sb_work;
 	struct work_struct kick_work;
+	struct work_struct dead_work;
 	struct mutex sb_lock;
 	u64 sb_failed;
 	u64 sb_failed_ondisk;
@@ -573,6 +590,9 @@ unsigned int stria_array_count(void);
 /* members.c */
 int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 			    char *msg, u32 *role);
+void stria_dead_work(struct work_struct *work);
+void stria_holder_attach(struct stria_array *a);
+void stria_holder_detach(struct stria_array *a);
 int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 			  u32 *role, bool *readd);
 int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,

@@ -1221,6 +1221,134 @@ static void member_req_init(struct stria_ioc_member_op *req, uint32_t op,
 	memcpy(req->name, name, sizeof(req->name));
 }
 
+/* fail's options: --force (-f), --incremental (-I) and the common ones. */
+static int parse_fail_opts(struct ctx *c, int argc, char **argv, int *force,
+			   int *incremental)
+{
+	const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "incremental", no_argument, NULL, 'I' },
+		COMMON_LONGOPTS, { 0 }
+	};
+	int opt, ret;
+
+	*force = *incremental = 0;
+	while ((opt = getopt_long(argc, argv, "fIh", longopts, NULL)) != -1) {
+		if (opt == 'f') {
+			*force = 1;
+			continue;
+		}
+		if (opt == 'I') {
+			*incremental = 1;
+			continue;
+		}
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Find the running array that holds device @major:@minor: its name into
+ * @name, the device's role (STRIA_NO_MEMBER: a spare) and state. Returns 0,
+ * or ENOENT when no running array holds it.
+ */
+static int find_holder(int fd, uint32_t major, uint32_t minor,
+		       char *name, uint32_t *role, uint32_t *state)
+{
+	struct stria_ioc_member m[STRIA_MAX_MEMBERS + STRIA_MAX_SPARES];
+	struct stria_ioc_query q;
+	uint32_t idx = 0, i, n;
+
+	while (!query_array(fd, NULL, idx, 1, &q, m, NULL, 0)) {
+		n = q.nr_members + q.nr_spares;
+		if (n > STRIA_MAX_MEMBERS + STRIA_MAX_SPARES)
+			n = STRIA_MAX_MEMBERS + STRIA_MAX_SPARES;
+		for (i = 0; i < n; i++) {
+			if (m[i].major != major || m[i].minor != minor ||
+			    (!major && !minor))
+				continue;
+			memcpy(name, q.name, STRIA_NAME_LEN);
+			name[STRIA_NAME_LEN - 1] = '\0';
+			*role = m[i].role;
+			*state = m[i].state;
+			return 0;
+		}
+		idx = q.index + 1;
+	}
+	return ENOENT;
+}
+
+/*
+ * fail --incremental DEV: DEV went away (udev's remove event, as mdadm's
+ * --incremental --fail): fail it in the array that holds it, whatever the
+ * array tolerates (it is gone: its next I/O would fail it anyway), and
+ * remove it, so the array lets the device go; a spare is removed. Exits 0
+ * when no running array holds DEV: nothing to do.
+ */
+static int fail_incremental(struct ctx *c, const char *dev)
+{
+	struct stria_ioc_member_op req;
+	char name[STRIA_NAME_LEN];
+	uint32_t major, minor, role, state;
+	int fd, ret, err;
+
+	ret = member_devnum(c, dev, &major, &minor);
+	if (ret)
+		return ret;
+	/* no module, no array: do not load it for a device that went away */
+	if (access("/sys/module/stria", F_OK)) {
+		printf("%s: the stria module is not loaded: no array holds it\n", dev);
+		return EXIT_OK;
+	}
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	if (find_holder(fd, major, minor, name, &role, &state)) {
+		close(fd);
+		printf("%s: not a member or spare of a running array: nothing to do\n", dev);
+		return EXIT_OK;
+	}
+	if (role != STRIA_NO_MEMBER && state != STRIA_STATE_FAILED) {
+		member_req_init(&req, STRIA_MEMBER_OP_FAIL, name, 0);
+		req.flags = STRIA_MEMBER_F_FORCE;
+		req.major = major;
+		req.minor = minor;
+		ret = ioctl(fd, STRIA_IOC_MEMBER, &req);
+		err = errno;
+		/* EALREADY: it failed meanwhile (its I/O, or the kernel saw it go) */
+		if (ret && err != EALREADY) {
+			close(fd);
+			log_error("%s went away, but failing it in array '%s' failed: %s",
+				  dev, name, req.msg[0] ? req.msg : strerror(err));
+			return report_ctl_error(c, dev, req.msg, err, NULL);
+		}
+		if (!ret) {
+			printf("failed %s (role %u) in %s: it went away\n", dev, role, name);
+			log_notice("%s went away: failed member %u of array '%s'",
+				   dev, role, name);
+		}
+	}
+	member_req_init(&req, STRIA_MEMBER_OP_REMOVE, name, 0);
+	req.major = major;
+	req.minor = minor;
+	ret = ioctl(fd, STRIA_IOC_MEMBER, &req);
+	err = errno;
+	close(fd);
+	/* ENODEV: a spare took the failed role and the array let DEV go */
+	if (ret && err != ENODEV) {
+		log_error("%s went away, but removing it from array '%s' failed: %s",
+			  dev, name, req.msg[0] ? req.msg : strerror(err));
+		return report_ctl_error(c, dev, req.msg, err, NULL);
+	}
+	if (!ret) {
+		printf("removed %s from %s\n", dev, name);
+		log_notice("%s went away: removed it from array '%s'", dev, name);
+	}
+	return EXIT_OK;
+}
+
 int cmd_fail(struct ctx *c, int argc, char **argv)
 {
 	struct stria_ioc_member_op req;
@@ -1228,11 +1356,17 @@ int cmd_fail(struct ctx *c, int argc, char **argv)
 	char name[STRIA_NAME_LEN] = "";
 	uint32_t index = 0;
 	const char *arr, *dev;
-	int fd, ret, err, force = 0;
+	int fd, ret, err, force = 0, incremental = 0;
 
-	ret = parse_force_only(c, argc, argv, &force);
+	ret = parse_fail_opts(c, argc, argv, &force, &incremental);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	if (incremental && force)
+		return usage_error(c, "--incremental fails the device whatever its array tolerates: --force is not for it");
+	if (incremental && argc - optind != 1)
+		return usage_error(c, "--incremental takes the device only (node or MAJOR:MINOR): its array is the one that holds it");
+	if (incremental)
+		return fail_incremental(c, argv[optind]);
 	if (argc - optind != 2)
 		return usage_error(c, "give the array and one member device");
 	arr = argv[optind];

@@ -452,14 +452,20 @@ static const struct command commands[] = {
 	  "read-only.\n\n"
 	  "  -f, --force          also when it was not stopped cleanly and is\n"
 	  "                       degraded (the write hole, as assemble --force)", 0 },
-	{ "fail", cmd_fail, "NAME|/dev/striaN DEV [--force]",
+	{ "fail", cmd_fail, "NAME|/dev/striaN DEV [--force] | --incremental DEV",
 	  "Mark member DEV of a running array failed, as if it had failed I/O:\n"
 	  "the array stops using it and the other members' superblocks record\n"
 	  "it, so it stays failed when the array is assembled again. DEV is the\n"
 	  "member's device node, or MAJOR:MINOR. Refused when the array would\n"
 	  "then have more failed members than its level tolerates (RAID0: none,\n"
 	  "RAID5: 1, RAID6: 2).\n\n"
-	  "  -f, --force          fail it even so: the array's data is lost", 0 },
+	  "  -f, --force          fail it even so: the array's data is lost\n"
+	  "  -I, --incremental DEV\n"
+	  "                       DEV went away (udev's remove event): fail it in\n"
+	  "                       the running array that holds it, whatever the\n"
+	  "                       array tolerates, and remove it (a spare is\n"
+	  "                       removed); a spare takes its role. Exits 0 when\n"
+	  "                       no running array holds DEV", 0 },
 	{ "add", cmd_add, "NAME|/dev/striaN DEV...",
 	  "Add each DEV to a running RAID5 or RAID6 array as a spare. When a\n"
 	  "member has failed, a spare takes its role at once and is rebuilt in\n"

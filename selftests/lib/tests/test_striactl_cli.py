@@ -211,3 +211,33 @@ def test_zero_superblock_writes_no_file(tmp_path: Path) -> None:
     p = run("zero-superblock", "--force", str(f))
     assert p.returncode == 1 and "is not a block device" in p.stderr, p.stderr
     assert f.read_bytes() == data
+
+
+@pytest.mark.parametrize("args,error", [
+    (["fail", "--incremental"], "--incremental takes the device only"),
+    (["fail", "--incremental", "w", "/dev/x"], "--incremental takes the device only"),
+    (["fail", "-I", "--force", "8:16"], "--force is not for it"),
+])
+def test_fail_incremental_usage_errors(args: list[str], error: str) -> None:
+    p = run(*args)
+    assert p.returncode == 2
+    assert error in p.stderr
+    assert "usage: striactl fail" in p.stderr
+
+
+def test_fail_incremental_needs_a_block_device(tmp_path: Path) -> None:
+    f = tmp_path / "f"
+    f.write_text("")
+    p = run("fail", "--incremental", str(f))
+    assert p.returncode == 1
+    assert p.stderr.strip() == f"striactl: fail: {f} is not a block device"
+
+
+@pytest.mark.skipif(os.path.exists("/sys/module/stria"), reason="the stria module is loaded here")
+def test_fail_incremental_without_the_module_is_nothing_to_do() -> None:
+    """udev runs it for every member that goes away: with no module, no
+    array holds the device, and the module is not loaded for it."""
+    p = run("fail", "--incremental", "8:16")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "8:16: the stria module is not loaded: no array holds it\n"
+    assert not os.path.exists("/sys/module/stria")

@@ -118,3 +118,31 @@ def test_shutdown_stops_arrays_after_the_file_systems() -> None:
     assert re.search(r"^Conflicts=shutdown\.target$", unit, re.M)
     rules = (TOP / "udev" / "64-stria-assembly.rules").read_text()
     assert 'ENV{DEVTYPE}=="disk", ENV{SYSTEMD_WANTS}+="stria-shutdown.service"' in rules
+
+
+def test_udev_starts_the_monitor_with_an_array() -> None:
+    """Every array pulls stria-monitor.service in when it appears, as md's
+    rules pull mdmonitor in: the monitor runs without being enabled."""
+    rules = (TOP / "udev" / "64-stria-assembly.rules").read_text()
+    unit = (TOP / "systemd" / "stria-monitor.service").read_text()
+    assert re.search(r"^ExecStart=/usr/sbin/striactl monitor$", unit, re.M)
+    line = 'ENV{DEVTYPE}=="disk", ENV{SYSTEMD_WANTS}+="stria-monitor.service"'
+    assert line in rules
+    # in the array's part (striaN, add or change), not a member's
+    at = rules.index(line)
+    assert rules.index('KERNEL!="stria[0-9]*", GOTO="stria_member"') < at
+    assert rules.index('ACTION!="add|change", GOTO="stria_end"') < at
+    assert at < rules.index('LABEL="stria_member"')
+
+
+def test_udev_fails_a_member_that_goes_away() -> None:
+    """A stria member's remove event runs striactl fail --incremental with
+    its device number (the node is gone by then), before the rules skip
+    every other remove event."""
+    rules = (TOP / "udev" / "64-stria-assembly.rules").read_text()
+    m = re.search(r'^ACTION=="remove", ENV\{ID_FS_TYPE\}=="stria_member", \\\n'
+                  r'\tRUN\+="/usr/sbin/striactl fail --incremental \$major:\$minor"$',
+                  rules, re.M)
+    assert m
+    assert m.start() < rules.index('ACTION=="remove", GOTO="stria_end"')
+    assert rules.index('SUBSYSTEM!="block", GOTO="stria_end"') < m.start()

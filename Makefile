@@ -268,6 +268,9 @@ STRESS_SEED ?=
 STRESS_MINUTES ?= 20
 # STRESS_SKIP leaves event families (or hipri, the polled fio jobs) out
 STRESS_SKIP ?=
+# STRESS_FIRST_ROUND=families: round 1 every family once (make check's
+# slice) instead of every family of every array
+STRESS_FIRST_ROUND ?= all
 KERNEL ?= stock
 stress: deps
 	$(MAKE) stress-after-deps
@@ -278,6 +281,7 @@ stress-after-deps: all
 	echo "stress: seed $$seed, $(STRESS_MINUTES) minutes on $(KERNEL)$(if $(STRESS_SKIP), without $(STRESS_SKIP)) (replay: make stress STRESS_SEED=$$seed STRESS_MINUTES=$(STRESS_MINUTES) KERNEL=$(KERNEL) STRESS_SKIP=\"$(STRESS_SKIP)\")"; \
 	STRIA_TEST_STRESS_SEED=$$seed STRIA_TEST_STRESS_MINUTES=$(STRESS_MINUTES) \
 	STRIA_TEST_STRESS_SKIP="$(STRESS_SKIP)" STRIA_TEST_STRESS_KERNELS=$(KERNEL) \
+	STRIA_TEST_STRESS_FIRST_ROUND=$(STRESS_FIRST_ROUND) \
 		selftests/run --kernel $(KERNEL) -j 1 -v --results $(BUILD)/results-stress \
 		selftests/tests/stress/001-slice
 

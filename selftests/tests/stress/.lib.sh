@@ -73,7 +73,7 @@ striactl() {
 
 # replay: how to run this schedule again
 replay() {
-	echo "seed $SEED: replay with make stress STRESS_SEED=$SEED STRESS_MINUTES=$MINUTES KERNEL=$STRIA_KERNEL STRESS_SKIP=\"$SKIP\""
+	echo "seed $SEED: replay with make stress STRESS_SEED=$SEED STRESS_MINUTES=$MINUTES KERNEL=$STRIA_KERNEL STRESS_SKIP=\"$SKIP\"$([ "${FIRST_ROUND:-all}" = all ] || echo " STRESS_FIRST_ROUND=$FIRST_ROUND")"
 }
 
 # sfail MSG: a failure of the run: not ok with the seed, and the operator
@@ -614,7 +614,7 @@ stress_main() {
 	mkdir -p $ST
 	diag "$(replay)"
 	PYTHONPATH=$STRIA_TOP/selftests/lib python3 -m striatest.stress --seed "$SEED" \
-		--minutes "$MINUTES" --skip "$SKIP" >$ST/schedule ||
+		--minutes "$MINUTES" --skip "$SKIP" --first-round "${FIRST_ROUND:-all}" >$ST/schedule ||
 		{ not_ok "the schedule for seed $SEED"; return 1; }
 	cp $ST/schedule "$STRIA_OUT/schedule"
 	while IFS= read -r ev; do diag "$ev"; done < <(grep -v '^event' $ST/schedule)

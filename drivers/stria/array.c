@@ -69,6 +69,7 @@
 #include <linux/uuid.h>
 
 #include "stria.h"
+#include "start.h"
 #include "trace.h"
 
 static unsigned int hw_queues;
@@ -240,7 +241,12 @@ struct stria_opened {
 	bool dirty;
 };
 
-static void stria_close_all(struct stria_opened *o, u32 n)
+/**
+ * stria_close_all() - close the members a start opened
+ * @o: the start's members
+ * @n: how many it was given (those not opened are skipped)
+ */
+void stria_close_all(struct stria_opened *o, u32 n)
 {
 	u32 i;
 
@@ -249,7 +255,16 @@ static void stria_close_all(struct stria_opened *o, u32 n)
 			stria_bdev_close(&o->dev[i]);
 }
 
-static int stria_open_all(struct stria_spec *spec, struct stria_opened *o)
+/**
+ * stria_open_all() - open every member of a start exclusively
+ * @spec: the request; a refusal says why in @spec->msg
+ * @o: the start's members, opened into @o->dev
+ *
+ * A mounted or held device, or the same device given twice, is refused.
+ *
+ * Return: 0, or a negative errno with nothing left open.
+ */
+int stria_open_all(struct stria_spec *spec, struct stria_opened *o)
 {
 	u32 i, j;
 	int ret;
@@ -295,7 +310,12 @@ static int stria_open_all(struct stria_spec *spec, struct stria_opened *o)
 /* and the progress logged at most this often */
 #define STRIA_ZERO_LOG_SECS	5
 
-/*
+/**
+ * stria_zero_parity_data() - create, RAID5/6: zero the members' data areas
+ * @spec: the request; a failure says why in @spec->msg
+ * @o: the start's members
+ * @g: the array's geometry
+ *
  * Create, RAID5/6: zero every member's data area, so that each stripe's
  * parity matches its data from the start. Read-modify-write carries a
  * stripe's parity forward (P' = P ^ D ^ D'): over a drive's old contents it
@@ -306,10 +326,11 @@ static int stria_open_all(struct stria_spec *spec, struct stria_opened *o)
  * of STRIA_ZERO_STEP, logs its progress, and a fatal signal ends it (the
  * create then fails with nothing written but zeroes). A background initial
  * sync replaces this with the failure-handling work.
+ *
+ * Return: 0, -EINTR at a fatal signal, or the error of a member write.
  */
-static int stria_zero_parity_data(struct stria_spec *spec,
-				  struct stria_opened *o,
-				  const struct stria_geom *g)
+int stria_zero_parity_data(struct stria_spec *spec, struct stria_opened *o,
+			   const struct stria_geom *g)
 {
 	/* the write-intent bitmap's area too: no region dirty */
 	u64 len = STRIA_SB_DATA_OFFSET - STRIA_SB_BITMAP_OFFSET +
@@ -350,9 +371,18 @@ static int stria_zero_parity_data(struct stria_spec *spec,
 	return 0;
 }
 
-/* Create: every member must hold the superblock area plus one chunk. */
-static int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
-			      struct stria_geom *g)
+/**
+ * stria_check_create() - create: the members' sizes and the geometry
+ * @spec: the request; a refusal says why in @spec->msg
+ * @o: the start's members
+ * @g: the geometry, filled in
+ *
+ * Every member must hold the superblock area plus one chunk.
+ *
+ * Return: 0, or a negative errno.
+ */
+int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
+		       struct stria_geom *g)
 {
 	u64 min = U64_MAX, need = STRIA_SB_DATA_OFFSET + spec->chunk_sectors;
 	u32 i;
@@ -456,11 +486,17 @@ static int stria_taken(struct stria_spec *spec, const struct stria_starting *s)
 	return 0;
 }
 
-/*
- * Take @s's name and UUID for a start, unless a running array or another
+/**
+ * stria_reserve() - take a name and UUID for a start
+ * @spec: the request; a refusal says why in @spec->msg
+ * @s: the reservation (its name and UUID)
+ *
+ * Takes @s's name and UUID for a start, unless a running array or another
  * start has either. The wait for the lock ends at a fatal signal.
+ *
+ * Return: 0; -EEXIST or -EALREADY when taken; -EINTR.
  */
-static int stria_reserve(struct stria_spec *spec, struct stria_starting *s)
+int stria_reserve(struct stria_spec *spec, struct stria_starting *s)
 {
 	int ret;
 
@@ -477,22 +513,30 @@ static int stria_reserve(struct stria_spec *spec, struct stria_starting *s)
 	return ret;
 }
 
-/*
- * A start that failed gives its name and UUID back. It cannot be given
- * up on (a reservation left behind would keep the name taken for good),
- * so it takes only stria_starting_lock, held for list steps: no wait for
- * stria_arrays_lock, which a request on another array may hold across
- * member I/O.
+/**
+ * stria_release() - give a start's name and UUID back
+ * @s: the reservation
+ *
+ * A start that failed, or that registered its array, gives its name and
+ * UUID back. It cannot be given up on (a reservation left behind would
+ * keep the name taken for good), so it takes only stria_starting_lock,
+ * held for list steps: no wait for stria_arrays_lock, which a request on
+ * another array may hold across member I/O.
  */
-static void stria_release(struct stria_starting *s)
+void stria_release(struct stria_starting *s)
 {
 	spin_lock(&stria_starting_lock);
 	list_del(&s->list);
 	spin_unlock(&stria_starting_lock);
 }
 
-/* Fails the start with -EINTR at a fatal signal, before it writes. */
-static int stria_interrupted(struct stria_spec *spec)
+/**
+ * stria_interrupted() - end a start at a fatal signal, before it writes
+ * @spec: the request; says why in @spec->msg
+ *
+ * Return: 0, or -EINTR at a fatal signal.
+ */
+int stria_interrupted(struct stria_spec *spec)
 {
 	if (!fatal_signal_pending(current))
 		return 0;
@@ -660,14 +704,21 @@ static int stria_check_dirty(struct stria_spec *spec, struct stria_opened *o,
 	return 0;
 }
 
-/*
+/**
+ * stria_check_assemble() - assemble: the superblocks describe one array
+ * @spec: the request; a refusal says why in @spec->msg
+ * @o: the start's members, their superblocks read into @o->sb
+ * @g: the geometry, filled in from them
+ * @roles: each member's role, filled in
+ *
  * Assemble: every member carries a valid superblock of the same array, with
  * its own role, and none is older than the others unless the freshest
  * superblock marks it failed.
+ *
+ * Return: 0, or a negative errno.
  */
-static int stria_check_assemble(struct stria_spec *spec,
-				struct stria_opened *o, struct stria_geom *g,
-				u32 *roles)
+int stria_check_assemble(struct stria_spec *spec, struct stria_opened *o,
+			 struct stria_geom *g, u32 *roles)
 {
 	struct stria_sb *s0 = &o->sb[0], *f;
 	char why[96];
@@ -762,8 +813,14 @@ static int stria_check_assemble(struct stria_spec *spec,
 	return stria_check_dirty(spec, o, g);
 }
 
-/* The node most members are attached to, or NUMA_NO_NODE. */
-static int stria_majority_node(struct stria_opened *o, u32 n)
+/**
+ * stria_majority_node() - the NUMA node most members are attached to
+ * @o: the start's members
+ * @n: how many
+ *
+ * Return: that node, or NUMA_NO_NODE.
+ */
+int stria_majority_node(struct stria_opened *o, u32 n)
 {
 	int best = NUMA_NO_NODE, bestcount = 0, node, count;
 	u32 i, j;
@@ -1357,9 +1414,7 @@ static void stria_register(struct stria_spec *spec, struct stria_array *a,
 			   struct stria_opened *o, struct stria_starting *s)
 {
 	mutex_lock(&stria_arrays_lock);
-	spin_lock(&stria_starting_lock);
-	list_del(&s->list);
-	spin_unlock(&stria_starting_lock);
+	stria_release(s);
 	list_add_tail(&a->list, &stria_arrays);
 	trace_stria_array_start(a->index, a->name, a->geom.level,
 				a->nr_members, 1U << a->geom.chunk_shift,

@@ -496,17 +496,6 @@ void stria_bitmap_log_waits(struct stria_array *a)
 }
 
 /**
- * stria_bitmap_chunk() - the bitmap's region size
- * @a: the array
- *
- * Return: member sectors per region, 0 when the array has no bitmap.
- */
-u32 stria_bitmap_chunk(const struct stria_array *a)
-{
-	return a->wib ? 1U << a->wib->shift : 0;
-}
-
-/**
  * stria_bitmap_show() - the bitmap's sysfs file
  * @a: the array
  * @buf: PAGE_SIZE buffer
@@ -660,6 +649,7 @@ int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load)
 		stria_wib_each_set(w, stria_wib_loaded);
 	}
 	a->wib = w;
+	a->wib_chunk = 1U << w->shift;
 	if (tmp)
 		__free_page(tmp);
 	return 0;
@@ -741,4 +731,5 @@ void stria_bitmap_free(struct stria_array *a)
 	cancel_delayed_work_sync(&a->wib->daemon);
 	stria_wib_free(a->wib);
 	a->wib = NULL;
+	a->wib_chunk = 0;
 }

@@ -303,6 +303,9 @@ struct stria_holder {
  * @r0: RAID0 state (raid0.c), NULL on RAID5/6
  * @r56: RAID5/6 state (raid56.c), NULL on RAID0
  * @wib: write-intent bitmap (bitmap.c), NULL when the array has none
+ * @wib_chunk: its region size in member sectors, 0 when it has none: set
+ *	with @wib, so that the superblock (superblock.c), below the bitmap,
+ *	can record it without calling up into bitmap.c
  * @uevents: the uevents queued for user space (events.c)
  * @nr_failed: members not in sync: STRIA_STATE_FAILED or _REBUILDING
  * @sb_wq: runs @sb_work; WQ_MEM_RECLAIM, as writes wait for it
@@ -371,6 +374,7 @@ struct stria_array {
 	struct stria_raid0 *r0;
 	struct stria_raid56 *r56;
 	struct stria_wib *wib;
+	u32 wib_chunk;
 	struct stria_events *uevents;
 	atomic_t nr_failed;
 	struct workqueue_struct *sb_wq;
@@ -397,6 +401,17 @@ struct stria_array {
 	u32 nr_members;
 	struct stria_member members[];
 };
+
+/**
+ * stria_bitmap_chunk() - the bitmap's region size
+ * @a: the array
+ *
+ * Return: member sectors per region, 0 when the array has no bitmap.
+ */
+static inline u32 stria_bitmap_chunk(const struct stria_array *a)
+{
+	return a->wib_chunk;
+}
 
 /**
  * struct stria_clone - a bio sent to a member on behalf of a request or bio
@@ -614,7 +629,6 @@ u32 stria_bitmap_region(const struct stria_array *a, u64 member_sector);
 bool stria_bitmap_test(struct stria_array *a, u64 member_sector);
 u64 stria_bitmap_next_dirty(struct stria_array *a, u64 pos);
 u32 stria_bitmap_dirty(struct stria_array *a);
-u32 stria_bitmap_chunk(const struct stria_array *a);
 void stria_bitmap_log_waits(struct stria_array *a);
 ssize_t stria_bitmap_show(struct stria_array *a, char *buf);
 

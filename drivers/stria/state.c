@@ -452,34 +452,3 @@ void stria_sb_work(struct work_struct *work)
 	 */
 	schedule_work(&a->kick_work);
 }
-
-/**
- * stria_sync_owed() - does a stripe still owe its resync?
- * @a: a RAID5/6 array
- * @member_sector: the stripe's first member sector (of the data area)
- *
- * While a resync runs or is recorded, the stripes of its range it has not
- * reached whose write-intent bitmap region is dirty (every one of them
- * without a bitmap) may have parity that does not match their data: writes
- * cut short by a crash. Any context, no lock; a stripe the resync is
- * passing counts as owed.
- *
- * Return: true when the stripe's parity is not to be trusted.
- */
-bool stria_sync_owed(struct stria_array *a, u64 member_sector)
-{
-	struct stria_sync *s = &a->sync;
-	u64 from, to;
-
-	if (READ_ONCE(s->action) == STRIA_SYNC_RESYNC) {
-		from = READ_ONCE(s->pos);
-		to = READ_ONCE(s->end);
-	} else if (READ_ONCE(s->scrub_action) == STRIA_SB_SCRUB_RESYNC) {
-		from = READ_ONCE(s->scrub_pos);
-		to = READ_ONCE(s->scrub_end);
-	} else {
-		return false;
-	}
-	return member_sector >= from && member_sector < to &&
-	       stria_bitmap_test(a, member_sector);
-}

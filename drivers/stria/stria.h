@@ -582,7 +582,6 @@ int stria_array_sync_failed(struct stria_array *a);
 int stria_array_update_sbs(struct stria_array *a);
 int stria_array_flush_members(struct stria_array *a);
 void stria_sb_work(struct work_struct *work);
-bool stria_sync_owed(struct stria_array *a, u64 member_sector);
 
 /* ctl.c */
 int stria_ctl_init(void);
@@ -627,6 +626,7 @@ bool stria_bitmap_write_begin(struct stria_array *a, u32 region);
 void stria_bitmap_write_end(struct stria_array *a, u32 region);
 u32 stria_bitmap_region(const struct stria_array *a, u64 member_sector);
 bool stria_bitmap_test(struct stria_array *a, u64 member_sector);
+bool stria_sync_owed(struct stria_array *a, u64 member_sector);
 u64 stria_bitmap_next_dirty(struct stria_array *a, u64 pos);
 u32 stria_bitmap_dirty(struct stria_array *a);
 void stria_bitmap_log_waits(struct stria_array *a);

@@ -446,6 +446,7 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	a->ops = stria_level_ops(g->level);
 	a->data_offset = STRIA_SB_DATA_OFFSET;
 	a->sb_written = stria_release_held;
+	a->roles = &stria_members_roles;
 	a->nr_members = o->nr_roles;
 	a->holder = o->holder;
 	o->holder = NULL;

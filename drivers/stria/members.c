@@ -924,3 +924,8 @@ int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
 	return ret;
 }
 
+/* what sync asks of the lifecycle, through the array (struct stria_roles_ops) */
+const struct stria_roles_ops stria_members_roles = {
+	.take_spares = stria_array_take_spares,
+	.replace_end = stria_array_replace_end,
+};

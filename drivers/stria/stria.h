@@ -266,6 +266,23 @@ struct stria_holder {
 };
 
 /**
+ * struct stria_roles_ops - the role changes sync asks the lifecycle for
+ * @take_spares: at a rebuild's start, spares into the failed roles
+ *	(stria_array_take_spares())
+ * @replace_end: a replace's copy is over: the replacement takes the role
+ *	or is given up (stria_array_replace_end())
+ *
+ * Sync (sync.c) is below the lifecycle (members.c) in the driver's layers
+ * (Documentation/stria/layers.rst), but who takes a role is the
+ * lifecycle's to decide: sync calls up through this table, which the
+ * lifecycle sets when it makes the array.
+ */
+struct stria_roles_ops {
+	int (*take_spares)(struct stria_array *a);
+	int (*replace_end)(struct stria_array *a, int ret, u64 pos);
+};
+
+/**
  * struct stria_array - a running array
  * @list: entry in the list of arrays (stria_arrays_lock)
  * @index: N of /dev/striaN
@@ -323,6 +340,8 @@ struct stria_holder {
  * @sb_written: called by every superblock update, @sb_lock held, to end
  *	the writes of @held it records (stria_release_held(), set by the
  *	lifecycle: the request path is above the superblock writer)
+ * @roles: the role changes sync asks for (&stria_members_roles, set by
+ *	the lifecycle)
  * @sb_rebuilding: rebuilding-role bitmap the superblocks record
  * @sb_rebuild_partial: the roles of @sb_rebuilding that are re-added
  *	members, rebuilt where the write-intent bitmap has dirty only
@@ -387,6 +406,7 @@ struct stria_array {
 	spinlock_t held_lock;
 	struct list_head held;
 	void (*sb_written)(struct stria_array *a, bool landed, u64 ondisk);
+	const struct stria_roles_ops *roles;
 	u64 sb_rebuilding;
 	u64 sb_rebuild_partial;
 	u64 degraded_events;
@@ -615,6 +635,7 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 			char *msg, u32 *role);
 int stria_array_replace_end(struct stria_array *a, int ret, u64 pos);
 int stria_array_take_spares(struct stria_array *a);
+extern const struct stria_roles_ops stria_members_roles;
 
 /* bitmap.c */
 int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load);

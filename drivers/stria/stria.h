@@ -602,6 +602,9 @@ int stria_array_sync_failed(struct stria_array *a);
 int stria_array_update_sbs(struct stria_array *a);
 int stria_array_flush_members(struct stria_array *a);
 void stria_sb_work(struct work_struct *work);
+void stria_dead_work(struct work_struct *work);
+void stria_holder_attach(struct stria_array *a);
+void stria_holder_detach(struct stria_array *a);
 
 /* ctl.c */
 int stria_ctl_init(void);
@@ -624,9 +627,6 @@ unsigned int stria_array_count(void);
 /* members.c */
 int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 			    char *msg, u32 *role);
-void stria_dead_work(struct work_struct *work);
-void stria_holder_attach(struct stria_array *a);
-void stria_holder_detach(struct stria_array *a);
 int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 			  u32 *role, bool *readd);
 int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,

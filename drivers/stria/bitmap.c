@@ -28,8 +28,9 @@
  * array is degraded or has a resync to do: a bit then still says where the
  * parity may be wrong.
  *
- * Layer: recorded state, the bottom (Documentation/stria/layers.rst): what
- * it records fails members (state.c) when it cannot be written.
+ * Layer: services, on the recorded state (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map): it fails members (state.c) when it cannot be
+ * written, and tells the levels and sync which stripes owe a resync.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -16,6 +16,10 @@
  * worker with the array's cfg_lock held. The member and spare tables change
  * under cfg_lock and sb_lock together; array.c gives the lock order. Each
  * function says what its caller holds.
+ *
+ * Layer: the lifecycle, on top (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map); sync asks it for role changes through
+ * stria_members_roles.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

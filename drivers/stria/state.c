@@ -11,6 +11,10 @@
  * events.c, bitmap.c) and, for the writes held until a failure is
  * recorded, the request path through a->sb_written (set by the
  * lifecycle). Documentation/stria/layers.rst has the map.
+ *
+ * Layer: recorded state, the bottom (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map): every layer above calls it; it calls only
+ * superblock.c and events.c, and the request path through a->sb_written.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

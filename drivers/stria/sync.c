@@ -23,8 +23,9 @@
  * The worker holds sync.stripe_sem for reading around each stripe, so
  * removing a member can wait for the stripe in flight.
  *
- * Layer: sync, on the levels' ops (Documentation/stria/layers.rst); it
- * still calls members.c above it at a sync's start and end.
+ * Layer: sync, on the levels' ops (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map); the role changes of a sync's start and end
+ * are the lifecycle's, asked through a->roles (struct stria_roles_ops).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

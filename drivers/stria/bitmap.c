@@ -28,8 +28,9 @@
  * array is degraded or has a resync to do: a bit then still says where the
  * parity may be wrong.
  *
- * Layer: recorded state, the bottom (Documentation/stria/layers.rst): what
- * it records fails members (state.c) when it cannot be written.
+ * Layer: services, on the recorded state (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map): it fails members (state.c) when it cannot be
+ * written, and tells the levels and sync which stripes owe a resync.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -341,6 +342,37 @@ bool stria_bitmap_test(struct stria_array *a, u64 member_sector)
 }
 
 /**
+ * stria_sync_owed() - does a stripe still owe its resync?
+ * @a: a RAID5/6 array
+ * @member_sector: the stripe's first member sector (of the data area)
+ *
+ * While a resync runs or is recorded, the stripes of its range it has not
+ * reached whose write-intent bitmap region is dirty (every one of them
+ * without a bitmap) may have parity that does not match their data: writes
+ * cut short by a crash. Any context, no lock; a stripe the resync is
+ * passing counts as owed.
+ *
+ * Return: true when the stripe's parity is not to be trusted.
+ */
+bool stria_sync_owed(struct stria_array *a, u64 member_sector)
+{
+	struct stria_sync *s = &a->sync;
+	u64 from, to;
+
+	if (READ_ONCE(s->action) == STRIA_SYNC_RESYNC) {
+		from = READ_ONCE(s->pos);
+		to = READ_ONCE(s->end);
+	} else if (READ_ONCE(s->scrub_action) == STRIA_SB_SCRUB_RESYNC) {
+		from = READ_ONCE(s->scrub_pos);
+		to = READ_ONCE(s->scrub_end);
+	} else {
+		return false;
+	}
+	return member_sector >= from && member_sector < to &&
+	       stria_bitmap_test(a, member_sector);
+}
+
+/**
  * stria_bitmap_next_dirty() - where a resync has work from @pos on
  * @a: the array
  * @pos: member sector
@@ -493,17 +525,6 @@ void stria_bitmap_log_waits(struct stria_array *a)
 	pr_warn("stria%d: bitmap: %u regions wanted by waiting writes, update %s\n",
 		a->index, bitmap_weight(w->want, w->nr_regions),
 		work_pending(&w->update) ? "queued" : "not queued");
-}
-
-/**
- * stria_bitmap_chunk() - the bitmap's region size
- * @a: the array
- *
- * Return: member sectors per region, 0 when the array has no bitmap.
- */
-u32 stria_bitmap_chunk(const struct stria_array *a)
-{
-	return a->wib ? 1U << a->wib->shift : 0;
 }
 
 /**
@@ -660,6 +681,7 @@ int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load)
 		stria_wib_each_set(w, stria_wib_loaded);
 	}
 	a->wib = w;
+	a->wib_chunk = 1U << w->shift;
 	if (tmp)
 		__free_page(tmp);
 	return 0;
@@ -741,4 +763,5 @@ void stria_bitmap_free(struct stria_array *a)
 	cancel_delayed_work_sync(&a->wib->daemon);
 	stria_wib_free(a->wib);
 	a->wib = NULL;
+	a->wib_chunk = 0;
 }

@@ -7,6 +7,9 @@
  * does not know are treated as zero) or a newer, longer one (bytes the
  * kernel does not know must be zero). Reserved fields and flags must be
  * zero. Nothing is changed before the whole request has been validated.
+ *
+ * Layer: the lifecycle and control surfaces, on top
+ * (Documentation/stria/layers.rst, drivers/stria/layers.map).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -21,8 +21,8 @@
  * are sent while the disk exists: from stria_events_start(), right after
  * the disk is added, to stria_events_stop(), right before it is deleted.
  *
- * Layer: recorded state, the bottom (Documentation/stria/layers.rst):
- * state.c tells it every member state change.
+ * Layer: recorded state, the bottom (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map): state.c tells it every member state change.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

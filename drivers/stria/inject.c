@@ -10,6 +10,9 @@
  * early. Off (0, the default), each spot costs one
  * static branch that is never taken. Only tests set it; a spot is only
  * where the caller may sleep and holds no lock another context needs.
+ *
+ * Layer: base, under everything that calls it
+ * (Documentation/stria/layers.rst, drivers/stria/layers.map).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -40,6 +40,9 @@
  *  parity_plan.h pure RAID5/6 write planning, shared with user-space tests
  *  ondisk.h      the superblock format, shared with striactl
  *  compat.h      kernel API differences
+ *
+ * Layer: the lifecycle, on top (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map): module load and unload.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

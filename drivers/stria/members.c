@@ -16,6 +16,10 @@
  * worker with the array's cfg_lock held. The member and spare tables change
  * under cfg_lock and sb_lock together; array.c gives the lock order. Each
  * function says what its caller holds.
+ *
+ * Layer: the lifecycle, on top (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map); sync asks it for role changes through
+ * stria_members_roles.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -116,104 +120,6 @@ out_unlock:
 	mutex_unlock(&a->cfg_lock);
 	return ret;
 }
-
-/*
- * A member whose device went away (a drive pulled, its controller removed)
- * fails at once, idle array or not, where the kernel tells the holder
- * (compat.h: STRIA_HOLDER_OPS): the failure is recorded, the event sent,
- * a spare takes the role, as after a failed I/O. Elsewhere udev's remove
- * event runs "striactl fail --incremental", which does the same through
- * STRIA_IOC_MEMBER.
- */
-
-/* Has the disk of @bdev been removed, or found dead? */
-static bool stria_bdev_gone(struct block_device *bdev)
-{
-#if defined(STRIA_HAVE_BLK_HOLDER_OPS_SYNC)
-	return !disk_live(bdev->bd_disk) ||
-	       test_bit(GD_DEAD, &bdev->bd_disk->state);
-#else
-	return false;
-#endif
-}
-
-/**
- * stria_dead_work() - fail the members whose device went away
- * @work: the array's dead_work
- *
- * Queued by the holder operation; takes cfg_lock, so the member table
- * holds still.
- */
-void stria_dead_work(struct work_struct *work)
-{
-	struct stria_array *a = container_of(work, struct stria_array,
-					     dead_work);
-	struct stria_member *m;
-	u32 i;
-
-	mutex_lock(&a->cfg_lock);
-	for (i = 0; i < a->nr_members; i++) {
-		m = &a->members[i];
-		if (!m->dev.bdev || !stria_bdev_gone(m->dev.bdev) ||
-		    READ_ONCE(m->state) == STRIA_STATE_FAILED)
-			continue;
-		pr_warn("stria%d: member %u (%pg) went away\n", a->index,
-			m->role, m->dev.bdev);
-		stria_member_set_state(m, STRIA_STATE_FAILED);
-	}
-	mutex_unlock(&a->cfg_lock);
-}
-
-/**
- * stria_holder_attach() - let the holder operations reach a running array
- * @a: the array, just started
- */
-void stria_holder_attach(struct stria_array *a)
-{
-	spin_lock(&a->holder->lock);
-	a->holder->array = a;
-	spin_unlock(&a->holder->lock);
-	/* a member that went away while the array started */
-	schedule_work(&a->dead_work);
-}
-
-/**
- * stria_holder_detach() - no holder operation reaches @a any more
- * @a: the array, stopping (or never started)
- *
- * Returns once none is left running.
- */
-void stria_holder_detach(struct stria_array *a)
-{
-	spin_lock(&a->holder->lock);
-	a->holder->array = NULL;
-	spin_unlock(&a->holder->lock);
-	cancel_work_sync(&a->dead_work);
-}
-
-#if defined(STRIA_HAVE_BLK_HOLDER_OPS_SYNC)
-/*
- * ->mark_dead(): @bdev, a member or spare, was removed (@surprise: it is
- * gone already) or is going. Called with bd_holder_lock held, which keeps
- * the claim, and so the holder, alive; releases it. No array lock here:
- * the block layer calls this from the device's removal, which may wait for
- * I/O the array holds.
- */
-static void stria_mark_dead(struct block_device *bdev, bool surprise)
-{
-	struct stria_holder *h = bdev->bd_holder;
-
-	spin_lock(&h->lock);
-	if (h->array)
-		schedule_work(&h->array->dead_work);
-	spin_unlock(&h->lock);
-	mutex_unlock(&bdev->bd_holder_lock);
-}
-
-const struct blk_holder_ops stria_holder_ops = {
-	.mark_dead = stria_mark_dead,
-};
-#endif
 
 /*
  * Spare @si takes the failed role @m, with the queue frozen; the failed
@@ -924,3 +830,8 @@ int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
 	return ret;
 }
 
+/* what sync asks of the lifecycle, through the array (struct stria_roles_ops) */
+const struct stria_roles_ops stria_members_roles = {
+	.take_spares = stria_array_take_spares,
+	.replace_end = stria_array_replace_end,
+};

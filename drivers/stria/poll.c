@@ -5,6 +5,9 @@
  * member I/O layer, beside io.c: the levels (raid0.c, raid56_*.c) and the
  * request path call it; it calls nothing above it.
  * Documentation/stria/layers.rst has the map.
+ *
+ * Layer: services (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map), beside io.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -31,6 +31,9 @@
  *   waits for the I/O in flight.
  * - Polled bios are cloned polled to members that poll, and end in their
  *   owner's poll, never in another task's: see "Polled bios" below.
+ *
+ * Layer: the levels, RAID0 (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map), behind stria_raid0_ops; calls the services.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>

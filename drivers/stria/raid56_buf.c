@@ -5,6 +5,9 @@
  * members a stripe operation reads. raid56_sop.c drives the stripe
  * operations; everything here works on one sop and takes no lock but the
  * per-CPU page cache's.
+ *
+ * Layer: the levels, RAID5/6 (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map): calls no other file of the level.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -11,6 +11,10 @@
  * events.c, bitmap.c) and, for the writes held until a failure is
  * recorded, the request path through a->sb_written (set by the
  * lifecycle). Documentation/stria/layers.rst has the map.
+ *
+ * Layer: recorded state, the bottom (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map): every layer above calls it; it calls only
+ * superblock.c and events.c, and the request path through a->sb_written.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -453,33 +457,100 @@ void stria_sb_work(struct work_struct *work)
 	schedule_work(&a->kick_work);
 }
 
-/**
- * stria_sync_owed() - does a stripe still owe its resync?
- * @a: a RAID5/6 array
- * @member_sector: the stripe's first member sector (of the data area)
- *
- * While a resync runs or is recorded, the stripes of its range it has not
- * reached whose write-intent bitmap region is dirty (every one of them
- * without a bitmap) may have parity that does not match their data: writes
- * cut short by a crash. Any context, no lock; a stripe the resync is
- * passing counts as owed.
- *
- * Return: true when the stripe's parity is not to be trusted.
+/*
+ * A member whose device went away (a drive pulled, its controller removed)
+ * fails at once, idle array or not, where the kernel tells the holder
+ * (compat.h: STRIA_HOLDER_OPS): the failure is recorded, the event sent,
+ * a spare takes the role, as after a failed I/O. Elsewhere udev's remove
+ * event runs "striactl fail --incremental", which does the same through
+ * STRIA_IOC_MEMBER.
  */
-bool stria_sync_owed(struct stria_array *a, u64 member_sector)
-{
-	struct stria_sync *s = &a->sync;
-	u64 from, to;
 
-	if (READ_ONCE(s->action) == STRIA_SYNC_RESYNC) {
-		from = READ_ONCE(s->pos);
-		to = READ_ONCE(s->end);
-	} else if (READ_ONCE(s->scrub_action) == STRIA_SB_SCRUB_RESYNC) {
-		from = READ_ONCE(s->scrub_pos);
-		to = READ_ONCE(s->scrub_end);
-	} else {
-		return false;
-	}
-	return member_sector >= from && member_sector < to &&
-	       stria_bitmap_test(a, member_sector);
+/* Has the disk of @bdev been removed, or found dead? */
+static bool stria_bdev_gone(struct block_device *bdev)
+{
+#if defined(STRIA_HAVE_BLK_HOLDER_OPS_SYNC)
+	return !disk_live(bdev->bd_disk) ||
+	       test_bit(GD_DEAD, &bdev->bd_disk->state);
+#else
+	return false;
+#endif
 }
+
+/**
+ * stria_dead_work() - fail the members whose device went away
+ * @work: the array's dead_work
+ *
+ * Queued by the holder operation; takes cfg_lock, so the member table
+ * holds still.
+ */
+void stria_dead_work(struct work_struct *work)
+{
+	struct stria_array *a = container_of(work, struct stria_array,
+					     dead_work);
+	struct stria_member *m;
+	u32 i;
+
+	mutex_lock(&a->cfg_lock);
+	for (i = 0; i < a->nr_members; i++) {
+		m = &a->members[i];
+		if (!m->dev.bdev || !stria_bdev_gone(m->dev.bdev) ||
+		    READ_ONCE(m->state) == STRIA_STATE_FAILED)
+			continue;
+		pr_warn("stria%d: member %u (%pg) went away\n", a->index,
+			m->role, m->dev.bdev);
+		stria_member_set_state(m, STRIA_STATE_FAILED);
+	}
+	mutex_unlock(&a->cfg_lock);
+}
+
+/**
+ * stria_holder_attach() - let the holder operations reach a running array
+ * @a: the array, just started
+ */
+void stria_holder_attach(struct stria_array *a)
+{
+	spin_lock(&a->holder->lock);
+	a->holder->array = a;
+	spin_unlock(&a->holder->lock);
+	/* a member that went away while the array started */
+	schedule_work(&a->dead_work);
+}
+
+/**
+ * stria_holder_detach() - no holder operation reaches @a any more
+ * @a: the array, stopping (or never started)
+ *
+ * Returns once none is left running.
+ */
+void stria_holder_detach(struct stria_array *a)
+{
+	spin_lock(&a->holder->lock);
+	a->holder->array = NULL;
+	spin_unlock(&a->holder->lock);
+	cancel_work_sync(&a->dead_work);
+}
+
+#if defined(STRIA_HAVE_BLK_HOLDER_OPS_SYNC)
+/*
+ * ->mark_dead(): @bdev, a member or spare, was removed (@surprise: it is
+ * gone already) or is going. Called with bd_holder_lock held, which keeps
+ * the claim, and so the holder, alive; releases it. No array lock here:
+ * the block layer calls this from the device's removal, which may wait for
+ * I/O the array holds.
+ */
+static void stria_mark_dead(struct block_device *bdev, bool surprise)
+{
+	struct stria_holder *h = bdev->bd_holder;
+
+	spin_lock(&h->lock);
+	if (h->array)
+		schedule_work(&h->array->dead_work);
+	spin_unlock(&h->lock);
+	mutex_unlock(&bdev->bd_holder_lock);
+}
+
+const struct blk_holder_ops stria_holder_ops = {
+	.mark_dead = stria_mark_dead,
+};
+#endif

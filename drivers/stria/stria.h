@@ -266,6 +266,23 @@ struct stria_holder {
 };
 
 /**
+ * struct stria_roles_ops - the role changes sync asks the lifecycle for
+ * @take_spares: at a rebuild's start, spares into the failed roles
+ *	(stria_array_take_spares())
+ * @replace_end: a replace's copy is over: the replacement takes the role
+ *	or is given up (stria_array_replace_end())
+ *
+ * Sync (sync.c) is below the lifecycle (members.c) in the driver's layers
+ * (Documentation/stria/layers.rst), but who takes a role is the
+ * lifecycle's to decide: sync calls up through this table, which the
+ * lifecycle sets when it makes the array.
+ */
+struct stria_roles_ops {
+	int (*take_spares)(struct stria_array *a);
+	int (*replace_end)(struct stria_array *a, int ret, u64 pos);
+};
+
+/**
  * struct stria_array - a running array
  * @list: entry in the list of arrays (stria_arrays_lock)
  * @index: N of /dev/striaN
@@ -303,6 +320,9 @@ struct stria_holder {
  * @r0: RAID0 state (raid0.c), NULL on RAID5/6
  * @r56: RAID5/6 state (raid56.c), NULL on RAID0
  * @wib: write-intent bitmap (bitmap.c), NULL when the array has none
+ * @wib_chunk: its region size in member sectors, 0 when it has none: set
+ *	with @wib, so that the superblock (superblock.c), below the bitmap,
+ *	can record it without calling up into bitmap.c
  * @uevents: the uevents queued for user space (events.c)
  * @nr_failed: members not in sync: STRIA_STATE_FAILED or _REBUILDING
  * @sb_wq: runs @sb_work; WQ_MEM_RECLAIM, as writes wait for it
@@ -320,6 +340,8 @@ struct stria_holder {
  * @sb_written: called by every superblock update, @sb_lock held, to end
  *	the writes of @held it records (stria_release_held(), set by the
  *	lifecycle: the request path is above the superblock writer)
+ * @roles: the role changes sync asks for (&stria_members_roles, set by
+ *	the lifecycle)
  * @sb_rebuilding: rebuilding-role bitmap the superblocks record
  * @sb_rebuild_partial: the roles of @sb_rebuilding that are re-added
  *	members, rebuilt where the write-intent bitmap has dirty only
@@ -371,6 +393,7 @@ struct stria_array {
 	struct stria_raid0 *r0;
 	struct stria_raid56 *r56;
 	struct stria_wib *wib;
+	u32 wib_chunk;
 	struct stria_events *uevents;
 	atomic_t nr_failed;
 	struct workqueue_struct *sb_wq;
@@ -383,6 +406,7 @@ struct stria_array {
 	spinlock_t held_lock;
 	struct list_head held;
 	void (*sb_written)(struct stria_array *a, bool landed, u64 ondisk);
+	const struct stria_roles_ops *roles;
 	u64 sb_rebuilding;
 	u64 sb_rebuild_partial;
 	u64 degraded_events;
@@ -397,6 +421,17 @@ struct stria_array {
 	u32 nr_members;
 	struct stria_member members[];
 };
+
+/**
+ * stria_bitmap_chunk() - the bitmap's region size
+ * @a: the array
+ *
+ * Return: member sectors per region, 0 when the array has no bitmap.
+ */
+static inline u32 stria_bitmap_chunk(const struct stria_array *a)
+{
+	return a->wib_chunk;
+}
 
 /**
  * struct stria_clone - a bio sent to a member on behalf of a request or bio
@@ -567,7 +602,9 @@ int stria_array_sync_failed(struct stria_array *a);
 int stria_array_update_sbs(struct stria_array *a);
 int stria_array_flush_members(struct stria_array *a);
 void stria_sb_work(struct work_struct *work);
-bool stria_sync_owed(struct stria_array *a, u64 member_sector);
+void stria_dead_work(struct work_struct *work);
+void stria_holder_attach(struct stria_array *a);
+void stria_holder_detach(struct stria_array *a);
 
 /* ctl.c */
 int stria_ctl_init(void);
@@ -590,9 +627,6 @@ unsigned int stria_array_count(void);
 /* members.c */
 int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 			    char *msg, u32 *role);
-void stria_dead_work(struct work_struct *work);
-void stria_holder_attach(struct stria_array *a);
-void stria_holder_detach(struct stria_array *a);
 int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 			  u32 *role, bool *readd);
 int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
@@ -601,6 +635,7 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 			char *msg, u32 *role);
 int stria_array_replace_end(struct stria_array *a, int ret, u64 pos);
 int stria_array_take_spares(struct stria_array *a);
+extern const struct stria_roles_ops stria_members_roles;
 
 /* bitmap.c */
 int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load);
@@ -612,9 +647,9 @@ bool stria_bitmap_write_begin(struct stria_array *a, u32 region);
 void stria_bitmap_write_end(struct stria_array *a, u32 region);
 u32 stria_bitmap_region(const struct stria_array *a, u64 member_sector);
 bool stria_bitmap_test(struct stria_array *a, u64 member_sector);
+bool stria_sync_owed(struct stria_array *a, u64 member_sector);
 u64 stria_bitmap_next_dirty(struct stria_array *a, u64 pos);
 u32 stria_bitmap_dirty(struct stria_array *a);
-u32 stria_bitmap_chunk(const struct stria_array *a);
 void stria_bitmap_log_waits(struct stria_array *a);
 ssize_t stria_bitmap_show(struct stria_array *a, char *buf);
 

@@ -5,8 +5,9 @@
  * stria_sb_check()) is in ondisk.h, shared with user space, and documented
  * in Documentation/stria/ondisk-format.rst.
  *
- * Layer: recorded state, the bottom (Documentation/stria/layers.rst),
- * with state.c, events.c and bitmap.c.
+ * Layer: recorded state, the bottom (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map), with state.c and events.c; it calls no
+ * other file of the driver.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>

@@ -23,8 +23,9 @@
  * The worker holds sync.stripe_sem for reading around each stripe, so
  * removing a member can wait for the stripe in flight.
  *
- * Layer: sync, on the levels' ops (Documentation/stria/layers.rst); it
- * still calls members.c above it at a sync's start and end.
+ * Layer: sync, on the levels' ops (Documentation/stria/layers.rst,
+ * drivers/stria/layers.map); the role changes of a sync's start and end
+ * are the lifecycle's, asked through a->roles (struct stria_roles_ops).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -257,7 +258,7 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 	if (action == STRIA_SYNC_REBUILD && !ret)
 		stria_rebuild_done(a);
 	if (action == STRIA_SYNC_REPLACE)
-		ret = stria_array_replace_end(a, ret, pos);
+		ret = a->roles->replace_end(a, ret, pos);
 	WRITE_ONCE(s->pos, pos);
 	WRITE_ONCE(s->speed, 0);
 	WRITE_ONCE(s->result, ret);
@@ -421,7 +422,7 @@ void stria_sync_kick(struct stria_array *a, bool after_error)
 				     a->index, a->geom.level);
 		return;
 	}
-	if (stria_array_take_spares(a)) {
+	if (a->roles->take_spares(a)) {
 		mutex_lock(&a->sb_lock);
 		s->rebuild_ckpt = 0;
 		mutex_unlock(&a->sb_lock);

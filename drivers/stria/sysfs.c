@@ -5,6 +5,9 @@
  * All are read-only but the sync controls (sync_action, sync_speed_min,
  * sync_speed_max) and safe_mode_delay_ms, which md users expect here; everything else goes
  * through the control device.
+ *
+ * Layer: the lifecycle and control surfaces, on top
+ * (Documentation/stria/layers.rst, drivers/stria/layers.map).
  */
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>

@@ -21,8 +21,8 @@ Events come in rounds: each round holds every family of every array once
 parameters; the guest runs round 1 whatever the time, then further rounds
 until the minutes are up. With --first-round families (make check's
 slice), round 1 holds every family once, on an array the seed picks among
-those its level allows: the slice's bound is then its minutes, not the 23
-events of a whole round.
+those its level allows, every array getting some: the slice's bound is
+then its minutes, not the 23 events of a whole round.
 """
 
 from __future__ import annotations
@@ -153,6 +153,24 @@ def params(rng: random.Random, fam: str, level: int) -> str:
 FIRST_ROUNDS = ("all", "families")
 
 
+def first_round_families(rng: random.Random,
+                         evs: list[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
+    """Every family of EVS once, on one of the arrays it applies to: the
+    families in a seeded order, each on the array with the fewest events so
+    far (a seeded pick among equals), so that every array gets some."""
+    fams = [f for f in FAMILIES if any(e[1] == f for e in evs)]
+    rng.shuffle(fams)
+    count = {aid: 0 for aid, _ in ARRAYS}
+    out = []
+    for f in fams:
+        cands = [e for e in evs if e[1] == f]
+        least = min(count[e[0]] for e in cands)
+        pick = rng.choice([e for e in cands if count[e[0]] == least])
+        count[pick[0]] += 1
+        out.append(pick)
+    return out
+
+
 def schedule(seed: int, minutes: float, skip: frozenset[str] = frozenset(),
              first_round: str = "all") -> list[str]:
     """Every line of the schedule for SEED and MINUTES with the families in
@@ -182,8 +200,7 @@ def schedule(seed: int, minutes: float, skip: frozenset[str] = frozenset(),
         evs = [(aid, f, lv) for aid, lv in ARRAYS for f, lvs in FAMILIES.items()
                if lv in lvs and f not in skip]
         if r == 1 and first_round == "families":
-            evs = [rng.choice([e for e in evs if e[1] == f])
-                   for f in FAMILIES if any(e[1] == f for e in evs)]
+            evs = first_round_families(rng, evs)
         rng.shuffle(evs)
         for aid, fam, lv in evs:
             n += 1

@@ -128,6 +128,11 @@ def test_first_round_families_has_every_family_once() -> None:
     assert sorted(f for _, f in r1) == sorted(stress.FAMILIES)
     level = dict(stress.ARRAYS)
     assert all(level[a] in stress.FAMILIES[f] for a, f in r1), r1
+    # every array gets some of them, over many seeds
+    for seed in range(50):
+        got = {ln.split()[2] for ln in events(stress.schedule(seed, 3, first_round="families"))
+               if " round=1 " in ln}
+        assert got == {a for a, _ in stress.ARRAYS}, (seed, got)
     # later rounds are whole: every family of every array
     r2 = {(ln.split()[2], ln.split()[3]) for ln in events(lines) if " round=2 " in ln}
     assert len(r2) == 23

@@ -120,4 +120,16 @@ static inline void captured(char *out, size_t len)
 	slurp(path, out, len);
 }
 
+/* A test's start: its TAP header, and its made-up sysfs under @dir. */
+static inline int monitor_test_start(void)
+{
+	printf("TAP version 13\n");
+	if (!mkdtemp(dir)) {
+		tap(0, "mkdtemp: %s", strerror(errno));
+		return -1;
+	}
+	snap_sysfs = dir;
+	return 0;
+}
+
 #endif

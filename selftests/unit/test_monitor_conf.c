@@ -96,12 +96,8 @@ int main(void)
 	const char *cf;
 	int ret;
 
-	printf("TAP version 13\n");
-	if (!mkdtemp(dir)) {
-		tap(0, "mkdtemp: %s", strerror(errno));
+	if (monitor_test_start())
 		return 1;
-	}
-	snap_sysfs = dir;
 	sub("block");
 	/* data: one spare; scratch: none, not configured by UUID */
 	array(0, "data", UUID_DATA, MEMBERS "- nvme3n1 spare 0 0\n");

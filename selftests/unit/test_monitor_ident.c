@@ -93,12 +93,8 @@ int main(void)
 	struct mon m = { .c = &ctx };
 	char out[8192], text[4096], path[800], cache[200], cmd[900];
 
-	printf("TAP version 13\n");
-	if (!mkdtemp(dir)) {
-		tap(0, "mkdtemp: %s", strerror(errno));
+	if (monitor_test_start())
 		return 1;
-	}
-	snap_sysfs = dir;
 	snprintf(cache, sizeof(cache), "%s/run/stria/drives", dir);
 	ident_cache_dir = cache;
 	sub("block");

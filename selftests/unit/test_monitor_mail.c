@@ -98,12 +98,8 @@ int main(void)
 	char conf_text[2048], want[1400];
 	int ret;
 
-	printf("TAP version 13\n");
-	if (!mkdtemp(dir)) {
-		tap(0, "mkdtemp: %s", strerror(errno));
+	if (monitor_test_start())
 		return 1;
-	}
-	snap_sysfs = dir;
 	healthy_array();
 	sub("module");
 	sub("module/stria");

@@ -98,12 +98,8 @@ int main(void)
 	char out[8192], cmd[600];
 	int ret;
 
-	printf("TAP version 13\n");
-	if (!mkdtemp(dir)) {
-		tap(0, "mkdtemp: %s", strerror(errno));
+	if (monitor_test_start())
 		return 1;
-	}
-	snap_sysfs = dir;
 	sub("block");
 	sub("module");
 	sub("module/stria");

@@ -415,8 +415,7 @@ static bool stria_wib_may_clear(struct stria_array *a)
 {
 	return !READ_ONCE(a->readonly) &&
 	       !atomic_read(&a->nr_failed) && !READ_ONCE(a->sb_degraded) &&
-	       READ_ONCE(a->sync.action) != STRIA_SYNC_RESYNC &&
-	       READ_ONCE(a->sync.scrub_action) != STRIA_SB_SCRUB_RESYNC;
+	       !stria_resync_owed(a);
 }
 
 /*

@@ -434,6 +434,21 @@ static inline u32 stria_bitmap_chunk(const struct stria_array *a)
 }
 
 /**
+ * stria_resync_owed() - does the array owe a resync of its parity?
+ * @a: the array
+ *
+ * Any context, no lock.
+ *
+ * Return: true while a resync runs, or one is recorded that waits (for
+ * the array to become read-write, or for a rebuild to end).
+ */
+static inline bool stria_resync_owed(const struct stria_array *a)
+{
+	return READ_ONCE(a->sync.action) == STRIA_SYNC_RESYNC ||
+	       READ_ONCE(a->sync.scrub_action) == STRIA_SB_SCRUB_RESYNC;
+}
+
+/**
  * struct stria_clone - a bio sent to a member on behalf of a request or bio
  * @rq: the array request (blk-mq levels)
  * @orig: the bio it serves (bio-based RAID0), which it ends into

@@ -391,11 +391,7 @@ static DEVICE_ATTR_RO(array_state);
 static ssize_t resync_owed_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	const struct stria_sync *s = &dev_to_array(dev)->sync;
-
-	return sysfs_emit(buf, "%d\n",
-			  READ_ONCE(s->action) == STRIA_SYNC_RESYNC ||
-			  READ_ONCE(s->scrub_action) == STRIA_SB_SCRUB_RESYNC);
+	return sysfs_emit(buf, "%d\n", stria_resync_owed(dev_to_array(dev)));
 }
 static DEVICE_ATTR_RO(resync_owed);
 

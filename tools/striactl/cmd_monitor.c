@@ -443,18 +443,7 @@ static void event_json(struct mon *m, const struct mon_event *e,
 			out_str(o, "member_state", e->member_state);
 		if (e->member_dev[0])
 			out_str(o, "member_dev", e->member_dev);
-		if (e->ident.serial[0])
-			out_str(o, "member_serial", e->ident.serial);
-		if (e->ident.wwid[0])
-			out_str(o, "member_wwid", e->ident.wwid);
-		if (e->ident.model[0])
-			out_str(o, "member_model", e->ident.model);
-		if (e->ident.pci[0])
-			out_str(o, "member_pci_address", e->ident.pci);
-		if (e->ident.slot[0])
-			out_str(o, "member_slot", e->ident.slot);
-		if (e->ident_cached)
-			out_str(o, "member_identity_from", "last-seen");
+		out_ident(o, "member_", &e->ident, e->ident_cached);
 	}
 	if (e->sync_action[0])
 		out_str(o, "sync_action", e->sync_action);

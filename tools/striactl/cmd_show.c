@@ -474,23 +474,6 @@ int member_ident(const struct stria_ioc_query *q,
 	return 1;
 }
 
-/* The drive of a member: its keys, those known only. */
-static void out_ident(struct out *o, const struct drive_ident *id, int cached)
-{
-	if (id->serial[0])
-		out_str(o, "serial", id->serial);
-	if (id->wwid[0])
-		out_str(o, "wwid", id->wwid);
-	if (id->model[0])
-		out_str(o, "model", id->model);
-	if (id->pci[0])
-		out_str(o, "pci_address", id->pci);
-	if (id->slot[0])
-		out_str(o, "slot", id->slot);
-	if (cached)
-		out_str(o, "identity_from", "last-seen");
-}
-
 /* One member (with its role) or spare of "detail". */
 static void out_detail_member(struct out *o, const struct stria_ioc_query *q,
 			      const struct stria_ioc_member *m, int with_role)
@@ -514,7 +497,7 @@ static void out_detail_member(struct out *o, const struct stria_ioc_query *q,
 	out_u64(o, "size_bytes", m->dev_sectors << 9);
 	out_uuid(o, "uuid", m->uuid);
 	cached = member_ident(q, m, with_role, &id);
-	out_ident(o, &id, cached);
+	out_ident(o, "", &id, cached);
 	out_obj_end(o);
 }
 

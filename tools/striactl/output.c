@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "ident.h"
 #include "output.h"
 
 /* @c is written as \xHH: not printable ASCII, or the backslash itself. */
@@ -341,6 +342,34 @@ static void out_raw(struct out *o, const char *key, const char *val, int quote)
 void out_str(struct out *o, const char *key, const char *val)
 {
 	out_raw(o, key, val ? val : "", 1);
+}
+
+/*
+ * The known parts of @id, keys "serial", "wwid", "model", "pci_address" and
+ * "slot" after @prefix, and "identity_from": "last-seen" when @cached (it
+ * came from what was last seen of a drive that is gone): detail's members
+ * ("") and monitor's events ("member_").
+ */
+void out_ident(struct out *o, const char *prefix, const struct drive_ident *id,
+	       int cached)
+{
+	const struct {
+		const char *key, *val;
+	} f[] = {
+		{ "serial", id->serial }, { "wwid", id->wwid },
+		{ "model", id->model }, { "pci_address", id->pci },
+		{ "slot", id->slot },
+		{ "identity_from", cached ? "last-seen" : "" },
+	};
+	char key[48];
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (!f[i].val[0])
+			continue;
+		snprintf(key, sizeof(key), "%s%s", prefix, f[i].key);
+		out_str(o, key, f[i].val);
+	}
 }
 
 void out_u64(struct out *o, const char *key, uint64_t val)

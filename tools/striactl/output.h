@@ -39,6 +39,10 @@ void out_obj_end(struct out *o);
 void out_arr_begin(struct out *o, const char *key);
 void out_arr_end(struct out *o);
 void out_str(struct out *o, const char *key, const char *val);
+struct drive_ident;
+/* a drive's known identity (ident.h), each key after @prefix */
+void out_ident(struct out *o, const char *prefix, const struct drive_ident *id,
+	       int cached);
 void out_u64(struct out *o, const char *key, uint64_t val);
 void out_s64(struct out *o, const char *key, int64_t val);
 void out_bool(struct out *o, const char *key, int val);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../../tools/striactl/output.c"
+#include "../../tools/striactl/ident.c"
 #include "tap.h"
 
 /* --export of one string value @val; returns the text (free it). */

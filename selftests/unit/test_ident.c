@@ -8,7 +8,8 @@
  * virtual disk (no PCI address), a SCSI disk (serial from VPD page 0x80);
  * a device that is gone is -ENOENT; the cache of members' identities
  * round-trips, is not rewritten when nothing changed, and refuses names
- * that would leave its directory. TAP output on stdout.
+ * that would leave its directory; ident_lookup() takes sysfs, the cache
+ * or nothing as detail and monitor need. TAP output on stdout.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -240,6 +241,65 @@ static void test_cache(void)
 	tap(ident_cache_load("", 0, &back) == -EINVAL, "an empty UUID: -EINVAL");
 }
 
+/*
+ * ident_lookup(), what detail and monitor both use: sysfs while the
+ * device is there and tells something, else the role's cache when it was
+ * the same device or the device is unknown, else what sysfs had.
+ */
+static void test_lookup(void)
+{
+	static const char uuid[] = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
+	struct drive_ident id, gone;
+	char cdir[256];
+
+	snprintf(cdir, sizeof(cdir), "%s/run/lookup", dir);
+	ident_cache_dir = cdir;
+	memset(&gone, 0, sizeof(gone));
+	strcpy(gone.dev, "nvme7n1");
+	strcpy(gone.serial, "GONE7");
+	strcpy(gone.slot, "5");
+	ident_cache_store(uuid, 3, &gone);
+	ident_read(dir, "nvme1n1", &id);
+	strcpy(id.serial, "CACHED1");
+	ident_cache_store(uuid, 1, &id);
+
+	tap(ident_lookup(dir, "nvme0n1", uuid, 0, &id) == 0,
+	    "a device that is there: from sysfs");
+	EQ("  its serial", id.serial, "stria0000");
+	tap(ident_lookup(dir, "nvme0n1", uuid, 3, &id) == 0 &&
+	    !strcmp(id.serial, "stria0000"),
+	    "a device that is there and tells something: sysfs, whatever the role's cache says");
+	tap(ident_lookup(dir, "nvme7n1", uuid, 3, &id) == 1,
+	    "a device that is gone, the role's cache of that device: from the cache");
+	EQ("  its serial", id.serial, "GONE7");
+	EQ("  its slot", id.slot, "5");
+	EQ("  its device", id.dev, "nvme7n1");
+	tap(ident_lookup(dir, NULL, uuid, 3, &id) == 1 && !strcmp(id.serial, "GONE7"),
+	    "no device name any more: from the role's cache");
+	tap(ident_lookup(dir, "", uuid, 3, &id) == 1,
+	    "an empty device name: as none");
+	tap(ident_lookup(dir, "nvme8n1", uuid, 3, &id) == 0 && !id.dev[0] &&
+	    !ident_known(&id),
+	    "a device that is gone, the role's cache of another device: nothing");
+	tap(ident_lookup(dir, "nvme7n1", uuid, -1, &id) == 0 && !ident_known(&id),
+	    "a spare that is gone: nothing (spares are not kept)");
+	tap(ident_lookup(dir, "nvme7n1", uuid, 2, &id) == 0 && !ident_known(&id),
+	    "a role with nothing cached: nothing");
+	tap(ident_lookup(dir, "nvme7n1", "", 3, &id) == 0 && !ident_known(&id),
+	    "no UUID: nothing");
+	tap(ident_lookup(dir, "loop0", uuid, 2, &id) == 0 && !ident_known(&id),
+	    "a device that is there and tells nothing, nothing cached: not known");
+	EQ("  its device name is still given", id.dev, "loop0");
+	tap(ident_lookup(dir, "nvme1n1", uuid, 1, &id) == 0 &&
+	    !strcmp(id.pci, "0000:00:05.0") && !id.serial[0],
+	    "a device that tells only its PCI address: sysfs, not the cache");
+	strcpy(gone.dev, "loop0");
+	ident_cache_store(uuid, 4, &gone);
+	tap(ident_lookup(dir, "loop0", uuid, 4, &id) == 1 &&
+	    !strcmp(id.serial, "GONE7"),
+	    "a device that is there but tells nothing, the role's cache of it: the cache (a drive going away)");
+}
+
 int main(void)
 {
 	char cmd[64];
@@ -252,6 +312,7 @@ int main(void)
 	test_read();
 	test_same_slot();
 	test_cache();
+	test_lookup();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		tap(0, "cannot remove %s", dir);

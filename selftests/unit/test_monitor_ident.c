@@ -131,7 +131,7 @@ int main(void)
 	tap(m.nr == 1 && !out[0], "at start: one healthy array, no event ('%s')", out);
 	snprintf(path, sizeof(path), "%s/" UUID "-1", cache);
 	slurp(path, text, sizeof(text));
-	tap(!strcmp(text, "DEV=nvme2n1\nSERIAL=stria0002\nWWID=eui.5254000000000002\nMODEL=QEMU NVMe Ctrl\nPCI=0000:02:00.0\nSLOT=3\n"),
+	tap(!strcmp(text, "DEV=nvme2n1\nSERIAL=stria0002\nMODEL=QEMU NVMe Ctrl\nWWID=eui.5254000000000002\nPCI=0000:02:00.0\nSLOT=3\n"),
 	    "role 1's drive kept: %s", text);
 
 	/* member 0 fails, its drive still there: from sysfs */
@@ -140,9 +140,9 @@ int main(void)
 	rescan_one(&m, 0, "scan");
 	captured(out, sizeof(out));
 	tap(strstr(out, "\"event\":\"MemberFailed\"") &&
-	    strstr(out, "\"member\":\"/dev/nvme1n1\",\"role\":0,\"member_state\":\"failed\",\"member_serial\":\"stria0001\",\"member_wwid\":\"eui.5254000000000001\",\"member_model\":\"QEMU NVMe Ctrl\",\"member_pci_address\":\"0000:01:00.0\",\"member_slot\":\"2\",\"message\"") &&
+	    strstr(out, "\"member\":\"/dev/nvme1n1\",\"role\":0,\"member_state\":\"failed\",\"member_serial\":\"stria0001\",\"member_model\":\"QEMU NVMe Ctrl\",\"member_wwid\":\"eui.5254000000000001\",\"member_pci_address\":\"0000:01:00.0\",\"member_slot\":\"2\",\"message\"") &&
 	    !strstr(out, "member_identity_from"),
-	    "JSON MemberFailed: the drive there, its serial, WWID, model, PCI address, slot");
+	    "JSON MemberFailed: the drive there, its serial, model, WWID, PCI address, slot");
 	if (!strstr(out, "member_serial"))
 		printf("# %s", out);
 
@@ -154,7 +154,7 @@ int main(void)
 	rescan_one(&m, 0, "scan");
 	captured(out, sizeof(out));
 	tap(strstr(out, "\"event\":\"MemberFailed\"") &&
-	    strstr(out, "\"member\":\"/dev/nvme2n1\",\"role\":1,\"member_state\":\"failed\",\"member_serial\":\"stria0002\",\"member_wwid\":\"eui.5254000000000002\",\"member_model\":\"QEMU NVMe Ctrl\",\"member_pci_address\":\"0000:02:00.0\",\"member_slot\":\"3\",\"member_identity_from\":\"last-seen\""),
+	    strstr(out, "\"member\":\"/dev/nvme2n1\",\"role\":1,\"member_state\":\"failed\",\"member_serial\":\"stria0002\",\"member_model\":\"QEMU NVMe Ctrl\",\"member_wwid\":\"eui.5254000000000002\",\"member_pci_address\":\"0000:02:00.0\",\"member_slot\":\"3\",\"member_identity_from\":\"last-seen\""),
 	    "JSON MemberFailed of a pulled drive: as last seen");
 	tap(strstr(out, "\"event\":\"MemberRemoved\"") &&
 	    strstr(out, "\"member\":\"/dev/nvme2n1\",\"role\":1,\"member_state\":\"removed\",\"member_serial\":\"stria0002\""),

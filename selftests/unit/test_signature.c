@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../../tools/striactl/output.c"
+#include "../../tools/striactl/ident.c"
 #include "../../tools/striactl/ondisk.c"
 #include "../../tools/striactl/signature.c"
 #include "tap.h"

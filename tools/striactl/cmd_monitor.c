@@ -217,27 +217,11 @@ static void event_init(struct mon_event *e, const char *name,
 	e->readonly = s->readonly;
 }
 
-/*
- * Which drive the member of @e (kernel name @dev, "-" for none) is: from
- * sysfs while it is there, else what was last seen in its role (the
- * cache remember_drives() keeps), when that was @dev or @dev is unknown.
- */
+/* Which drive the member of @e (kernel name @dev, "-" for none) is. */
 static void event_ident(struct mon_event *e, const char *dev)
 {
-	struct drive_ident c;
-	int none = !dev[0] || !strcmp(dev, "-");
-
-	memset(&e->ident, 0, sizeof(e->ident));
-	e->ident_cached = 0;
-	if (!none && !ident_read(snap_sysfs, dev, &e->ident) &&
-	    ident_known(&e->ident))
-		return;
-	memset(&e->ident, 0, sizeof(e->ident));
-	if (e->role < 0 || !e->uuid[0] || ident_cache_load(e->uuid, e->role, &c) ||
-	    !ident_known(&c) || (!none && strcmp(c.dev, dev)))
-		return;
-	e->ident = c;
-	e->ident_cached = 1;
+	e->ident_cached = ident_lookup(snap_sysfs, strcmp(dev, "-") ? dev : NULL,
+				       e->uuid, e->role, &e->ident);
 }
 
 /* The member of @e from a snapshot entry (kernel name @dev). */
@@ -469,6 +453,20 @@ static void event_json(struct mon *m, const struct mon_event *e,
 	out_end(o);
 }
 
+/* STRIA_MEMBER_SERIAL and the like for PROGRAM: the known fields of @id. */
+static void setenv_ident(const struct drive_ident *id)
+{
+	char name[48];
+	size_t i;
+
+	for (i = 0; i < nr_ident_fields; i++) {
+		if (!ident_get(id, &ident_fields[i])[0])
+			continue;
+		snprintf(name, sizeof(name), "STRIA_MEMBER_%s", ident_fields[i].env);
+		setenv(name, ident_get(id, &ident_fields[i]), 1);
+	}
+}
+
 /* Run @argv[0] with @argv, its stdin from @in (-1: /dev/null). */
 static int run_child(struct mon *m, char *const argv[], int in,
 		     const struct mon_event *e)
@@ -501,16 +499,7 @@ static int run_child(struct mon *m, char *const argv[], int in,
 				else
 					snprintf(buf, sizeof(buf), "%d", e->role);
 				setenv("STRIA_MEMBER_ROLE", buf, 1);
-				if (e->ident.serial[0])
-					setenv("STRIA_MEMBER_SERIAL", e->ident.serial, 1);
-				if (e->ident.wwid[0])
-					setenv("STRIA_MEMBER_WWID", e->ident.wwid, 1);
-				if (e->ident.model[0])
-					setenv("STRIA_MEMBER_MODEL", e->ident.model, 1);
-				if (e->ident.pci[0])
-					setenv("STRIA_MEMBER_PCI_ADDRESS", e->ident.pci, 1);
-				if (e->ident.slot[0])
-					setenv("STRIA_MEMBER_SLOT", e->ident.slot, 1);
+				setenv_ident(&e->ident);
 			}
 			if (e->sync_action[0])
 				setenv("STRIA_SYNC_ACTION", e->sync_action, 1);

@@ -449,8 +449,8 @@ int cmd_list(struct ctx *c, int argc, char **argv)
  * @with_role: @m holds a role, whose last-seen drive may be cached
  * @id: filled; empty when nothing is known
  *
- * From sysfs while the device is there; for a role whose device is gone
- * (pulled), what striactl monitor kept of it (ident.h), if anything.
+ * As ident_lookup() finds it: from sysfs while the device is there, else
+ * what striactl monitor kept of the role's drive (ident.h), if anything.
  *
  * Return: 1 when @id came from that cache, else 0.
  */
@@ -459,19 +459,14 @@ int member_ident(const struct stria_ioc_query *q,
 		 struct drive_ident *id)
 {
 	char dev[64], uuid[40];
+	const char *kname = NULL;
 
 	member_devname(m->major, m->minor, dev, sizeof(dev));
-	if (!strncmp(dev, "/dev/", 5) && !ident_read(snap_sysfs, dev + 5, id))
-		return 0;
-	memset(id, 0, sizeof(*id));
-	if (!with_role)
-		return 0;
+	if (!strncmp(dev, "/dev/", 5))
+		kname = dev + 5;
 	uuid_fmt(q->uuid, uuid);
-	if (ident_cache_load(uuid, (int)m->role, id) || !ident_known(id)) {
-		memset(id, 0, sizeof(*id));
-		return 0;
-	}
-	return 1;
+	return ident_lookup(snap_sysfs, kname, uuid,
+			    with_role ? (int)m->role : -1, id);
 }
 
 /* One member (with its role) or spare of "detail". */

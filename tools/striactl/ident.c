@@ -26,6 +26,19 @@
 
 const char *ident_cache_dir = "/run/stria/drives";
 
+#define FIELD(f, k, e, l, c) { k, e, l, c, offsetof(struct drive_ident, f), \
+			       sizeof(((struct drive_ident *)0)->f) }
+const struct ident_field ident_fields[] = {
+	FIELD(serial, "serial", "SERIAL", "serial", "SERIAL"),
+	FIELD(model, "model", "MODEL", "model", "MODEL"),
+	FIELD(wwid, "wwid", "WWID", "WWN/EUI", "WWID"),
+	FIELD(pci, "pci_address", "PCI_ADDRESS", "PCI address", "PCI"),
+	FIELD(slot, "slot", "SLOT", "slot", "SLOT"),
+};
+#undef FIELD
+
+const size_t nr_ident_fields = sizeof(ident_fields) / sizeof(ident_fields[0]);
+
 /*
  * Keep printable ASCII, make anything else '?', and trim the blanks NVMe
  * pads its strings with. @s is changed in place.
@@ -220,8 +233,12 @@ int ident_read(const char *sysfs, const char *kname, struct drive_ident *id)
 
 int ident_known(const struct drive_ident *id)
 {
-	return id->serial[0] || id->wwid[0] || id->model[0] || id->pci[0] ||
-	       id->slot[0];
+	size_t i;
+
+	for (i = 0; i < nr_ident_fields; i++)
+		if (ident_get(id, &ident_fields[i])[0])
+			return 1;
+	return 0;
 }
 
 int ident_same_slot(const struct drive_ident *a, const struct drive_ident *b)
@@ -235,40 +252,75 @@ int ident_same_slot(const struct drive_ident *a, const struct drive_ident *b)
 
 void ident_text(const struct drive_ident *id, char *buf, size_t len)
 {
-	const char *sep = "";
-	size_t n = 0;
+	const char *sep = "", *val;
+	size_t i, n = 0;
 
-#define PART(label, field) do { \
-		if (id->field[0] && n < len) { \
-			n += (size_t)snprintf(buf + n, len - n, "%s" label " %s", \
-					      sep, id->field); \
-			sep = ", "; \
-		} \
-	} while (0)
 	if (len)
 		buf[0] = '\0';
-	PART("serial", serial);
-	PART("model", model);
-	PART("WWN/EUI", wwid);
-	PART("PCI address", pci);
-	PART("slot", slot);
-#undef PART
+	for (i = 0; i < nr_ident_fields && n < len; i++) {
+		val = ident_get(id, &ident_fields[i]);
+		if (!val[0])
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s %s", sep,
+				      ident_fields[i].label, val);
+		sep = ", ";
+	}
 }
 
 /* --- the cache of the members' identities -------------------------------- */
 
-static const struct {
-	const char *key;
-	size_t off, len;
-} ident_keys[] = {
-#define KEY(k, f) { k, offsetof(struct drive_ident, f), \
-		    sizeof(((struct drive_ident *)0)->f) }
-	KEY("DEV", dev), KEY("SERIAL", serial), KEY("WWID", wwid),
-	KEY("MODEL", model), KEY("PCI", pci), KEY("SLOT", slot),
-#undef KEY
-};
+/* A cache file: DEV=, then one line per field of ident_fields[]. */
+static void ident_cache_put(FILE *f, const struct drive_ident *id)
+{
+	size_t k;
 
-#define NR_IDENT_KEYS (sizeof(ident_keys) / sizeof(ident_keys[0]))
+	fprintf(f, "DEV=%s\n", id->dev);
+	for (k = 0; k < nr_ident_fields; k++)
+		fprintf(f, "%s=%s\n", ident_fields[k].cache,
+			ident_get(id, &ident_fields[k]));
+}
+
+/* @src into @dst of @len bytes, cut to fit. */
+static void ident_set(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* One line of a cache file into @id; an unknown key is left out. */
+static void ident_cache_get(const char *line, struct drive_ident *id)
+{
+	const char *key;
+	size_t k, kl;
+
+	if (!strncmp(line, "DEV=", 4)) {
+		ident_set(id->dev, sizeof(id->dev), line + 4);
+		return;
+	}
+	for (k = 0; k < nr_ident_fields; k++) {
+		key = ident_fields[k].cache;
+		kl = strlen(key);
+		if (!strncmp(line, key, kl) && line[kl] == '=')
+			ident_set((char *)id + ident_fields[k].off,
+				  ident_fields[k].len, line + kl + 1);
+	}
+}
+
+/* Do @a and @b say the same, the device name included? */
+static int ident_equal(const struct drive_ident *a, const struct drive_ident *b)
+{
+	size_t k;
+
+	if (strcmp(a->dev, b->dev))
+		return 0;
+	for (k = 0; k < nr_ident_fields; k++)
+		if (strcmp(ident_get(a, &ident_fields[k]),
+			   ident_get(b, &ident_fields[k])))
+			return 0;
+	return 1;
+}
 
 static int ident_cache_path(const char *uuid, int role, char *buf, size_t len)
 {
@@ -289,7 +341,6 @@ static int ident_cache_path(const char *uuid, int role, char *buf, size_t len)
 int ident_cache_load(const char *uuid, int role, struct drive_ident *id)
 {
 	char path[PATH_MAX], line[256];
-	size_t k, kl;
 	FILE *f;
 	int ret;
 
@@ -302,12 +353,7 @@ int ident_cache_load(const char *uuid, int role, struct drive_ident *id)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		for (k = 0; k < NR_IDENT_KEYS; k++) {
-			kl = strlen(ident_keys[k].key);
-			if (!strncmp(line, ident_keys[k].key, kl) && line[kl] == '=')
-				snprintf((char *)id + ident_keys[k].off,
-					 ident_keys[k].len, "%s", line + kl + 1);
-		}
+		ident_cache_get(line, id);
 	}
 	fclose(f);
 	ident_clean(id->dev);
@@ -338,21 +384,14 @@ int ident_cache_store(const char *uuid, int role, const struct drive_ident *id)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	struct drive_ident old;
-	size_t k;
 	FILE *f;
 	int ret;
 
 	ret = ident_cache_path(uuid, role, path, sizeof(path));
 	if (ret)
 		return ret;
-	if (!ident_cache_load(uuid, role, &old)) {
-		for (k = 0; k < NR_IDENT_KEYS; k++)
-			if (strcmp((const char *)&old + ident_keys[k].off,
-				   (const char *)id + ident_keys[k].off))
-				break;
-		if (k == NR_IDENT_KEYS)
-			return 0;
-	}
+	if (!ident_cache_load(uuid, role, &old) && ident_equal(&old, id))
+		return 0;
 	ret = ident_cache_mkdir();
 	if (ret)
 		return ret;
@@ -360,13 +399,28 @@ int ident_cache_store(const char *uuid, int role, const struct drive_ident *id)
 	f = fopen(tmp, "we");
 	if (!f)
 		return -errno;
-	for (k = 0; k < NR_IDENT_KEYS; k++)
-		fprintf(f, "%s=%s\n", ident_keys[k].key,
-			(const char *)id + ident_keys[k].off);
+	ident_cache_put(f, id);
 	if (fclose(f) || rename(tmp, path)) {
 		ret = -errno;
 		unlink(tmp);
 		return ret;
 	}
 	return 0;
+}
+
+int ident_lookup(const char *sysfs, const char *kname, const char *uuid,
+		 int role, struct drive_ident *id)
+{
+	struct drive_ident c;
+	int none = !kname || !kname[0];
+
+	if (!none && !ident_read(sysfs, kname, id) && ident_known(id))
+		return 0;
+	if (none)
+		memset(id, 0, sizeof(*id));
+	if (role < 0 || !uuid || !uuid[0] || ident_cache_load(uuid, role, &c) ||
+	    !ident_known(&c) || (!none && strcmp(c.dev, kname)))
+		return 0;
+	*id = c;
+	return 1;
 }

@@ -37,6 +37,34 @@ struct drive_ident {
 	char slot[32];
 };
 
+/**
+ * struct ident_field - one field of struct drive_ident, by its names
+ * @key: its key in JSON and --export output ("pci_address")
+ * @env: its name in the environment of monitor's PROGRAM, after
+ *	"STRIA_MEMBER_" ("PCI_ADDRESS")
+ * @label: its name in text ("PCI address")
+ * @cache: its key in the cache's files ("PCI")
+ * @off: where it is in struct drive_ident
+ * @len: its size there
+ *
+ * Every output of a drive's identity walks ident_fields[], in its order
+ * (serial, model, WWN/EUI, PCI address, slot), so no output forgets one.
+ */
+struct ident_field {
+	const char *key, *env, *label, *cache;
+	size_t off, len;
+};
+
+extern const struct ident_field ident_fields[];
+extern const size_t nr_ident_fields;
+
+/* The value of field @f of @id: "" when it is not known. */
+static inline const char *ident_get(const struct drive_ident *id,
+				    const struct ident_field *f)
+{
+	return (const char *)id + f->off;
+}
+
 /* Where the identities of the members seen are kept, one file per role. */
 extern const char *ident_cache_dir;
 
@@ -65,5 +93,17 @@ void ident_text(const struct drive_ident *id, char *buf, size_t len);
 int ident_cache_store(const char *uuid, int role, const struct drive_ident *id);
 /* What ident_cache_store() kept for @uuid and @role: 0, or -errno. */
 int ident_cache_load(const char *uuid, int role, struct drive_ident *id);
+
+/*
+ * Which drive the member of role @role (-1: a spare) of the running array
+ * with UUID @uuid is, its device's kernel name @kname (NULL or "" when it
+ * has none any more, as for a pulled drive whose name is gone): from
+ * @sysfs while the device is there and tells anything of itself; else
+ * what was last seen in that role (the cache), when that was the same
+ * device or the member's device is not known; else what @sysfs said (at
+ * most the device's name). Returns 1 when @id came from the cache, else 0.
+ */
+int ident_lookup(const char *sysfs, const char *kname, const char *uuid,
+		 int role, struct drive_ident *id);
 
 #endif

@@ -345,30 +345,26 @@ void out_str(struct out *o, const char *key, const char *val)
 }
 
 /*
- * The known parts of @id, keys "serial", "wwid", "model", "pci_address" and
- * "slot" after @prefix, and "identity_from": "last-seen" when @cached (it
+ * The known parts of @id, keys "serial", "model", "wwid", "pci_address" and
+ * "slot" (ident_fields[]) after @prefix, and "identity_from": "last-seen" when @cached (it
  * came from what was last seen of a drive that is gone): detail's members
  * ("") and monitor's events ("member_").
  */
 void out_ident(struct out *o, const char *prefix, const struct drive_ident *id,
 	       int cached)
 {
-	const struct {
-		const char *key, *val;
-	} f[] = {
-		{ "serial", id->serial }, { "wwid", id->wwid },
-		{ "model", id->model }, { "pci_address", id->pci },
-		{ "slot", id->slot },
-		{ "identity_from", cached ? "last-seen" : "" },
-	};
 	char key[48];
 	size_t i;
 
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		if (!f[i].val[0])
+	for (i = 0; i < nr_ident_fields; i++) {
+		if (!ident_get(id, &ident_fields[i])[0])
 			continue;
-		snprintf(key, sizeof(key), "%s%s", prefix, f[i].key);
-		out_str(o, key, f[i].val);
+		snprintf(key, sizeof(key), "%s%s", prefix, ident_fields[i].key);
+		out_str(o, key, ident_get(id, &ident_fields[i]));
+	}
+	if (cached) {
+		snprintf(key, sizeof(key), "%sidentity_from", prefix);
+		out_str(o, key, "last-seen");
 	}
 }
 

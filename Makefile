@@ -99,8 +99,12 @@ check-kdir:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { \
 		echo "No kernel build tree found: run 'make deps' or set KDIR=" >&2; exit 1; }
 
+# Under the module build's lock: two makes probing one kernel at once (two
+# test runners started together on a fresh tree) would delete each other's
+# probe sources midway and record the failures as missing interfaces.
 $(PROBE_DIR)/compat_probes.h: scripts/probe-kernel $(wildcard drivers/stria/probes/*.c) | check-kdir
-	scripts/probe-kernel $(KDIR) $(PROBE_DIR)
+	mkdir -p $(BUILD)
+	$(MODULE_LOCK) scripts/probe-kernel $(KDIR) $(PROBE_DIR)
 
 probe: $(PROBE_DIR)/compat_probes.h
 

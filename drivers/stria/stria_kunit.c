@@ -13,6 +13,7 @@
 
 #include "compat.h"
 #include "geom.h"
+#include "geom_raid10_vectors.h"
 #include "geom_vectors.h"
 #include "ondisk.h"
 #include "parity_plan.h"
@@ -249,12 +250,81 @@ static void stria_bitmap_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 256U, stria_bitmap_min_chunk(full + 1, 128, 128));
 }
 
+static void stria_r10_drawing_desc(const struct stria_r10_drawing *d,
+				   char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", d->name);
+}
+
+KUNIT_ARRAY_PARAM(stria_r10, stria_r10_drawings, stria_r10_drawing_desc);
+
+/* Every chunk's copies land where md(4)'s drawing has them. */
+static void stria_raid10_drawing(struct kunit *test)
+{
+	const struct stria_r10_drawing *d = test->param_value;
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	struct stria_r10_geom g;
+	unsigned char got[64] = { 0 };
+	u32 k, cell;
+	u64 c;
+
+	KUNIT_ASSERT_LE(test, d->rows * d->n, (u32)sizeof(got));
+	KUNIT_ASSERT_EQ(test, 0, stria_r10_geom_init(&g, d->layout, d->n, 8,
+						     d->rows * 8ULL));
+	KUNIT_ASSERT_EQ(test, g.member_sectors, d->rows * 8ULL);
+	for (c = 0; c < g.array_sectors / 8; c++) {
+		stria_r10_map(&g, c * 8, locs);
+		for (k = 0; k < stria_r10_copies(&g); k++) {
+			cell = (u32)(locs[k].sector / 8) * d->n + locs[k].member;
+			KUNIT_ASSERT_LT(test, cell, d->rows * d->n);
+			KUNIT_EXPECT_EQ(test, got[cell], 0);
+			got[cell] = (unsigned char)(c + 1);
+		}
+	}
+	KUNIT_EXPECT_MEMEQ(test, got, d->cells, d->rows * d->n);
+}
+
+/* Every copy of every sector of small arrays maps back; bad layouts fail. */
+static void stria_raid10_roundtrip(struct kunit *test)
+{
+	static const u32 shapes[][2] = {
+		{ 0x102, 5 }, { 0x103, 3 }, { 0x201, 3 }, { 0x301, 4 },
+		{ 0x10201, 5 }, { 0x10301, 3 },
+	};
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	struct stria_r10_geom g;
+	u64 s, back;
+	u32 i, k;
+
+	for (i = 0; i < ARRAY_SIZE(shapes); i++) {
+		KUNIT_ASSERT_EQ(test, 0, stria_r10_geom_init(&g, shapes[i][0],
+							     shapes[i][1], 8,
+							     8 * 13 + 5));
+		for (s = 0; s < g.array_sectors; s += 3) {
+			stria_r10_map(&g, s, locs);
+			for (k = 0; k < stria_r10_copies(&g); k++) {
+				KUNIT_EXPECT_LT(test, locs[k].sector,
+						g.member_sectors);
+				KUNIT_EXPECT_EQ(test, 0,
+						stria_r10_unmap(&g, &locs[k], &back));
+				KUNIT_EXPECT_EQ(test, back, s);
+			}
+		}
+	}
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_r10_geom_init(&g, 0x202, 4, 8, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_r10_geom_init(&g, 0x103, 2, 8, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_r10_geom_init(&g, 0x40201, 4, 8, 1024));
+	KUNIT_EXPECT_EQ(test, -EINVAL, stria_r10_geom_init(&g, 0x101, 4, 8, 1024));
+}
+
 static struct kunit_case stria_geom_cases[] = {
 	KUNIT_CASE_PARAM(stria_raid0_golden, stria_raid0_gen_params),
 	KUNIT_CASE(stria_raid0_roundtrip),
 	KUNIT_CASE(stria_raid0_member_range_brute),
 	KUNIT_CASE_PARAM(stria_raid56_golden, stria_raid56_gen_params),
 	KUNIT_CASE(stria_raid56_roundtrip),
+	KUNIT_CASE_PARAM(stria_raid10_drawing, stria_r10_gen_params),
+	KUNIT_CASE(stria_raid10_roundtrip),
 	KUNIT_CASE(stria_geom_rejects),
 	KUNIT_CASE(stria_bitmap_sizes),
 	KUNIT_CASE(stria_hostile_helpers),

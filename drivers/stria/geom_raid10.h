@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stria mirror geometry: RAID10 (and RAID1, its near layout with as many
+ * copies as members) — an array sector <-> its copies on the members.
+ *
+ * Pure integer code, as geom.h: it builds in the module and in user space
+ * (selftests/unit/test_geom_raid10.c), and the layout is frozen the same
+ * way. The placement is md's raid10 (drivers/md/raid10.c,
+ * __raid10_find_phys() and raid10_find_virt()), so a stria member and an
+ * md member with the same layout word, chunk and member order hold the
+ * same bytes at the same offsets, and md is the oracle of the VM tests.
+ *
+ * The layout word is md's: near copies in bits 0-7, far copies in bits
+ * 8-15, bit 16 for the offset layout. md's bits 17-18 (far copies that
+ * rotate within sets of members instead of over all of them: version 1
+ * lost data, and version 2 maps and unmaps differently where the sets do
+ * not divide the members) are refused, and so are near and far copies
+ * together, which mdadm cannot create (its --layout is one of nN, fN or
+ * oN) and md's offset layout places over itself. Copies are 2 to
+ * STRIA_R10_MAX_COPIES, and no more than the members.
+ *
+ * With n members, chunk size C, array chunk c (c = sector / C):
+ *
+ * - near: c is written near times, in chunk order, into consecutive
+ *   member slots of a row-major grid n wide: copy k of c goes to slot
+ *   c x near + k, that is member (slot % n), member chunk (slot / n);
+ * - far: each member's used area is cut into far parts of stride chunks;
+ *   part 0 holds the near layout, and part f the same chunks moved by
+ *   f x near members (modulo n), so reading part 0 is RAID0 over every
+ *   member;
+ * - offset: as far, but the parts are rows: row r of the near layout
+ *   becomes member chunks r x far .. r x far + far - 1, the f-th moved by
+ *   f x near members.
+ *
+ * The copies of a chunk are on different members (near x far <= n).
+ */
+#ifndef _STRIA_GEOM_RAID10_H
+#define _STRIA_GEOM_RAID10_H
+
+#include "geom.h"
+
+#define STRIA_R10_NEAR_MASK	0xffU
+#define STRIA_R10_FAR_SHIFT	8
+#define STRIA_R10_OFFSET	(1U << 16)
+/* Copies of each chunk at most: 3 is what the tests cover, 4 is cheap. */
+#define STRIA_R10_MAX_COPIES	4U
+
+/**
+ * stria_r10_layout() - md's RAID10 layout word
+ * @near: near copies
+ * @far: far copies
+ * @offset: the far copies are offset (rows), not far (parts)
+ */
+static inline u32 stria_r10_layout(u32 near, u32 far, bool offset)
+{
+	return near | far << STRIA_R10_FAR_SHIFT | (offset ? STRIA_R10_OFFSET : 0);
+}
+
+/**
+ * struct stria_r10_geom - the shape of a RAID10 (or RAID1) array
+ * @nr_members: members, every one holding data
+ * @near: near copies
+ * @far: far copies
+ * @offset: far copies are offset rows, not far parts
+ * @chunk_shift: log2 of the chunk size in sectors
+ * @member_sectors: sectors used on each member, whole chunks (md's
+ *	dev_sectors)
+ * @stride: sectors between a copy and the next far one on a member: the
+ *	far part's size, or one chunk in the offset layout
+ * @array_sectors: the array's capacity
+ */
+struct stria_r10_geom {
+	u32 nr_members;
+	u32 near;
+	u32 far;
+	bool offset;
+	u32 chunk_shift;
+	u64 member_sectors;
+	u64 stride;
+	u64 array_sectors;
+};
+
+/**
+ * stria_r10_copies() - copies of each chunk
+ * @g: a geometry filled by stria_r10_geom_init()
+ */
+static inline u32 stria_r10_copies(const struct stria_r10_geom *g)
+{
+	return g->near * g->far;
+}
+
+/**
+ * stria_r10_geom_init() - validate a RAID10 geometry and fill @g
+ * @g: geometry to fill
+ * @layout: md's layout word (stria_r10_layout())
+ * @nr_members: members, 2 to STRIA_GEOM_MAX_MEMBERS
+ * @chunk_sectors: chunk size in sectors, power of two, 4 KiB to 1 MiB
+ * @avail_sectors: data sectors available on the smallest member
+ *
+ * The capacity and the sectors used on each member follow md's
+ * raid10_size() and calc_sectors(): the members' whole chunks, less a
+ * remainder of the far parts, hold each array chunk near x far times.
+ *
+ * Return: 0, or -EINVAL with @g untouched when the layout is not one of
+ * md's valid ones (copies below 2 or above the members or
+ * STRIA_R10_MAX_COPIES, near and far copies together, md's far sets or
+ * unknown bits), the chunk
+ * is out of range, no whole array chunk fits, or the members together
+ * exceed STRIA_GEOM_MAX_SECTORS.
+ */
+static inline int stria_r10_geom_init(struct stria_r10_geom *g, u32 layout,
+				      u32 nr_members, u32 chunk_sectors,
+				      u64 avail_sectors)
+{
+	u32 near = layout & STRIA_R10_NEAR_MASK;
+	u32 far = (layout >> STRIA_R10_FAR_SHIFT) & 0xffU;
+	u32 shift = 0, rem;
+	u64 chunks, array_chunks, used;
+
+	if (!near || !far || near * far < 2 || (near > 1 && far > 1) ||
+	    near * far > STRIA_R10_MAX_COPIES || near * far > nr_members ||
+	    nr_members > STRIA_GEOM_MAX_MEMBERS ||
+	    (layout & ~(STRIA_R10_OFFSET | 0xffffU)))
+		return -EINVAL;
+	if (chunk_sectors < STRIA_GEOM_MIN_CHUNK_SECTORS ||
+	    chunk_sectors > STRIA_GEOM_MAX_CHUNK_SECTORS ||
+	    (chunk_sectors & (chunk_sectors - 1)))
+		return -EINVAL;
+	while ((1U << shift) < chunk_sectors)
+		shift++;
+	if (avail_sectors > div_u64_rem(STRIA_GEOM_MAX_SECTORS, nr_members,
+					&rem))
+		return -EINVAL;
+
+	/* raid10_size(): whole chunks, whole far parts, then per copy */
+	chunks = avail_sectors >> shift;
+	array_chunks = div_u64_rem(div_u64_rem(chunks, far, &rem) * nr_members,
+				   near, &rem);
+	if (!array_chunks)
+		return -EINVAL;
+	/* calc_sectors(): the chunks each member then holds, rounded up */
+	used = div_u64_rem(array_chunks * near * far + nr_members - 1,
+			   nr_members, &rem);
+	if (used < far)
+		return -EINVAL;
+
+	g->nr_members = nr_members;
+	g->near = near;
+	g->far = far;
+	g->offset = layout & STRIA_R10_OFFSET;
+	g->chunk_shift = shift;
+	g->member_sectors = used << shift;
+	g->stride = g->offset ? 1ULL << shift :
+		    div_u64_rem(used, far, &rem) << shift;
+	g->array_sectors = array_chunks << shift;
+	return 0;
+}
+
+/**
+ * stria_r10_map() - where the copies of an array sector live
+ * @g: the geometry
+ * @sector: array sector, below @g->array_sectors
+ * @locs: filled with stria_r10_copies() places, in md's order: for each
+ *	near copy, it and then its far copies
+ *
+ * Every copy holds the same data; any one may serve a read, a write goes
+ * to all.
+ */
+static inline void stria_r10_map(const struct stria_r10_geom *g, u64 sector,
+				 struct stria_loc *locs)
+{
+	u64 mask = (1ULL << g->chunk_shift) - 1;
+	u64 base, s;
+	u32 dev, d, n, f, slot = 0;
+	u64 row = div_u64_rem((sector >> g->chunk_shift) * g->near,
+			      g->nr_members, &dev);
+
+	if (g->offset)
+		row *= g->far;
+	base = (row << g->chunk_shift) | (sector & mask);
+	for (n = 0; n < g->near; n++) {
+		d = dev;
+		s = base;
+		locs[slot].member = d;
+		locs[slot++].sector = s;
+		for (f = 1; f < g->far; f++) {
+			d = (d + g->near) % g->nr_members;
+			s += g->stride;
+			locs[slot].member = d;
+			locs[slot++].sector = s;
+		}
+		if (++dev >= g->nr_members) {
+			dev = 0;
+			base += mask + 1;
+		}
+	}
+}
+
+/**
+ * stria_r10_unmap() - the array sector a member location holds a copy of
+ * @g: the geometry
+ * @loc: member and sector within its used area
+ * @sector: filled with the array sector
+ *
+ * Inverse of stria_r10_map() for every copy (md's raid10_find_virt()):
+ * what a rebuild of @loc->member reads from the other copies.
+ *
+ * Return: 0; -EINVAL when @loc is not on a member's used area; -ENODATA
+ * when it is past the last array chunk (the rounded-up tail md leaves).
+ */
+static inline int stria_r10_unmap(const struct stria_r10_geom *g,
+				  const struct stria_loc *loc, u64 *sector)
+{
+	u32 n = g->nr_members, dev = loc->member, part, rem;
+	u64 s = loc->sector, offset = s & ((1ULL << g->chunk_shift) - 1);
+	u64 row, vchunk;
+
+	if (dev >= n || s >= g->member_sectors)
+		return -EINVAL;
+	if (g->offset) {
+		/* member chunk row x far + part */
+		row = div_u64_rem(s >> g->chunk_shift, g->far, &part);
+	} else {
+		/* part = s / stride; a tail past the last whole part is unused */
+		part = 0;
+		while (s >= g->stride) {
+			s -= g->stride;
+			part++;
+		}
+		if (part >= g->far)
+			return -ENODATA;
+		row = s >> g->chunk_shift;
+	}
+	/* undo the part's move of part x near members */
+	dev = (dev + n * g->far - part * g->near) % n;
+	vchunk = div_u64_rem(row * n + dev, g->near, &rem);
+	*sector = (vchunk << g->chunk_shift) | offset;
+	return *sector < g->array_sectors ? 0 : -ENODATA;
+}
+
+#endif /* _STRIA_GEOM_RAID10_H */

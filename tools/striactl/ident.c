@@ -414,10 +414,10 @@ int ident_lookup(const char *sysfs, const char *kname, const char *uuid,
 	struct drive_ident c;
 	int none = !kname || !kname[0];
 
-	if (!none && !ident_read(sysfs, kname, id) && ident_known(id))
+	/* a device that is there is what sysfs says, known or not */
+	if (!none && !ident_read(sysfs, kname, id))
 		return 0;
-	if (none)
-		memset(id, 0, sizeof(*id));
+	memset(id, 0, sizeof(*id));
 	if (role < 0 || !uuid || !uuid[0] || ident_cache_load(uuid, role, &c) ||
 	    !ident_known(&c) || (!none && strcmp(c.dev, kname)))
 		return 0;

@@ -98,10 +98,11 @@ int ident_cache_load(const char *uuid, int role, struct drive_ident *id);
  * Which drive the member of role @role (-1: a spare) of the running array
  * with UUID @uuid is, its device's kernel name @kname (NULL or "" when it
  * has none any more, as for a pulled drive whose name is gone): from
- * @sysfs while the device is there and tells anything of itself; else
- * what was last seen in that role (the cache), when that was the same
- * device or the member's device is not known; else what @sysfs said (at
- * most the device's name). Returns 1 when @id came from the cache, else 0.
+ * @sysfs while the device is there (even when it tells nothing of itself:
+ * kernel names are reused, and a cache of the name's last drive would
+ * name the wrong one); else what was last seen in that role (the cache),
+ * when that was the same device name or the member's device is not
+ * known; else nothing. Returns 1 when @id came from the cache, else 0.
  */
 int ident_lookup(const char *sysfs, const char *kname, const char *uuid,
 		 int role, struct drive_ident *id);

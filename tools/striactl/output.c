@@ -345,10 +345,10 @@ void out_str(struct out *o, const char *key, const char *val)
 }
 
 /*
- * The known parts of @id, keys "serial", "model", "wwid", "pci_address" and
- * "slot" (ident_fields[]) after @prefix, and "identity_from": "last-seen" when @cached (it
- * came from what was last seen of a drive that is gone): detail's members
- * ("") and monitor's events ("member_").
+ * The known parts of @id, keys "serial", "model", "wwid", "pci_address"
+ * and "slot" (ident_fields[]) after @prefix, and "identity_from":
+ * "last-seen" when @cached (it came from what was last seen of a drive
+ * that is gone): detail's members ("") and monitor's events ("member_").
  */
 void out_ident(struct out *o, const char *prefix, const struct drive_ident *id,
 	       int cached)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * stria mirror geometry: RAID10 (and RAID1, its near layout with as many
- * copies as members) — an array sector <-> its copies on the members.
+ * copies as members): an array sector <-> its copies on the members.
  *
  * Pure integer code, as geom.h: it builds in the module and in user space
  * (selftests/unit/test_geom_raid10.c), and the layout is frozen the same
@@ -15,9 +15,10 @@
  * rotate within sets of members instead of over all of them: version 1
  * lost data, and version 2 maps and unmaps differently where the sets do
  * not divide the members) are refused, and so are near and far copies
- * together, which mdadm cannot create (its --layout is one of nN, fN or
- * oN) and md's offset layout places over itself. Copies are 2 to
- * STRIA_R10_MAX_COPIES, and no more than the members.
+ * together and the offset bit without far copies: mdadm creates none of
+ * them (its --layout is one of nN, fN or oN), and md's offset layout with
+ * near copies too places copies over each other on an odd member count.
+ * Copies are 2 to STRIA_R10_MAX_COPIES, and no more than the members.
  *
  * With n members, chunk size C, array chunk c (c = sector / C):
  *
@@ -41,7 +42,12 @@
 
 #define STRIA_R10_NEAR_MASK	0xffU
 #define STRIA_R10_FAR_SHIFT	8
+#define STRIA_R10_FAR_MASK	0xffU		/* after the shift */
 #define STRIA_R10_OFFSET	(1U << 16)
+/* the bits of a layout word stria knows */
+#define STRIA_R10_LAYOUT_MASK	(STRIA_R10_OFFSET | \
+				 STRIA_R10_FAR_MASK << STRIA_R10_FAR_SHIFT | \
+				 STRIA_R10_NEAR_MASK)
 /* Copies of each chunk at most: 3 is what the tests cover, 4 is cheap. */
 #define STRIA_R10_MAX_COPIES	4U
 
@@ -101,26 +107,27 @@ static inline u32 stria_r10_copies(const struct stria_r10_geom *g)
  * raid10_size() and calc_sectors(): the members' whole chunks, less a
  * remainder of the far parts, hold each array chunk near x far times.
  *
- * Return: 0, or -EINVAL with @g untouched when the layout is not one of
- * md's valid ones (copies below 2 or above the members or
- * STRIA_R10_MAX_COPIES, near and far copies together, md's far sets or
- * unknown bits), the chunk
- * is out of range, no whole array chunk fits, or the members together
- * exceed STRIA_GEOM_MAX_SECTORS.
+ * Return: 0, or -EINVAL with @g untouched when the layout is not one
+ * stria takes (copies below 2 or above the members or
+ * STRIA_R10_MAX_COPIES, near and far copies together, the offset bit
+ * without far copies, md's far sets or unknown bits), the chunk is out of
+ * range, no whole array chunk fits, or the members together exceed
+ * STRIA_GEOM_MAX_SECTORS.
  */
 static inline int stria_r10_geom_init(struct stria_r10_geom *g, u32 layout,
 				      u32 nr_members, u32 chunk_sectors,
 				      u64 avail_sectors)
 {
 	u32 near = layout & STRIA_R10_NEAR_MASK;
-	u32 far = (layout >> STRIA_R10_FAR_SHIFT) & 0xffU;
+	u32 far = (layout >> STRIA_R10_FAR_SHIFT) & STRIA_R10_FAR_MASK;
 	u32 shift = 0, rem;
 	u64 chunks, array_chunks, used;
 
 	if (!near || !far || near * far < 2 || (near > 1 && far > 1) ||
 	    near * far > STRIA_R10_MAX_COPIES || near * far > nr_members ||
 	    nr_members > STRIA_GEOM_MAX_MEMBERS ||
-	    (layout & ~(STRIA_R10_OFFSET | 0xffffU)))
+	    ((layout & STRIA_R10_OFFSET) && far == 1) ||
+	    (layout & ~STRIA_R10_LAYOUT_MASK))
 		return -EINVAL;
 	if (chunk_sectors < STRIA_GEOM_MIN_CHUNK_SECTORS ||
 	    chunk_sectors > STRIA_GEOM_MAX_CHUNK_SECTORS ||
@@ -141,8 +148,6 @@ static inline int stria_r10_geom_init(struct stria_r10_geom *g, u32 layout,
 	/* calc_sectors(): the chunks each member then holds, rounded up */
 	used = div_u64_rem(array_chunks * near * far + nr_members - 1,
 			   nr_members, &rem);
-	if (used < far)
-		return -EINVAL;
 
 	g->nr_members = nr_members;
 	g->near = near;
@@ -221,14 +226,15 @@ static inline int stria_r10_unmap(const struct stria_r10_geom *g,
 		/* member chunk row x far + part */
 		row = div_u64_rem(s >> g->chunk_shift, g->far, &part);
 	} else {
-		/* part = s / stride; a tail past the last whole part is unused */
+		/*
+		 * part = s / stride (the used area is far whole parts: near
+		 * is 1 here, so md's rounding leaves a multiple of far)
+		 */
 		part = 0;
 		while (s >= g->stride) {
 			s -= g->stride;
 			part++;
 		}
-		if (part >= g->far)
-			return -ENODATA;
 		row = s >> g->chunk_shift;
 	}
 	/* undo the part's move of part x near members */

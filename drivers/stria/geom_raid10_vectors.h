@@ -35,6 +35,13 @@ static const unsigned char stria_r10_near2_3[] = {
 	5, 6, 6,
 };
 
+/* the same over 3 member chunks: md leaves the last place unused */
+static const unsigned char stria_r10_near2_3_tail[] = {
+	1, 1, 2,
+	2, 3, 3,
+	4, 4, 0,
+};
+
 /* 2 near copies over 4 drives: RAID1+0 */
 static const unsigned char stria_r10_near2_4[] = {
 	1, 1, 2, 2,
@@ -82,6 +89,7 @@ static const unsigned char stria_r10_raid1_3[] = {
 
 static const struct stria_r10_drawing stria_r10_drawings[] = {
 	{ "near 2 over 3", 0x102, 3, 4, stria_r10_near2_3 },
+	{ "near 2 over 3, a place left unused", 0x102, 3, 3, stria_r10_near2_3_tail },
 	{ "near 2 over 4", 0x102, 4, 3, stria_r10_near2_4 },
 	{ "near 3 over 4", 0x103, 4, 3, stria_r10_near3_4 },
 	{ "far 2 over 3", 0x201, 3, 4, stria_r10_far2_3 },

@@ -142,6 +142,7 @@ _kmemleak_scan() {
 	compgen -G "$STRIA_OUT/modsyms.*" >/dev/null || compgen -G "/sys/module/stria*" >/dev/null ||
 		return 0
 	sleep 6	# kmemleak's MSECS_MIN_AGE is 5 s
+	t0=$SECONDS
 	if ! { echo scan >"$KMEMLEAK" && echo scan >"$KMEMLEAK" &&
 		cat "$KMEMLEAK" >"$f"; } 2>/dev/null; then
 		not_ok "kmemleak scan (is kmemleak still on? see the kernel log)"

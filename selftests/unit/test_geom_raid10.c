@@ -6,7 +6,8 @@
  * over member counts, layouts, chunk and member sizes in which every copy
  * of every chunk is on its own member inside the used area, no two
  * chunks share a place, every place maps back (or is md's unused tail),
- * and the capacity is md's raid10_size(); and the validation rules.
+ * and the capacity, used area and stride are md's (calc_sectors(), then
+ * raid10_size()); and the validation rules.
  * TAP output on stdout.
  */
 #include <inttypes.h>
@@ -61,10 +62,28 @@ static void test_drawings(void)
 	}
 }
 
-/* md's raid10_size(), restated: the capacity in chunks */
-static u64 md_capacity_chunks(u32 n, u32 near, u32 far, u64 member_chunks)
+/*
+ * What md computes, in its two steps: calc_sectors() of the members' size
+ * gives each member's used sectors and the stride, and raid10_size() of
+ * those the capacity (md's order of operations, step by step).
+ */
+static void md_sizes(u32 n, u32 near, u32 far, bool offset, u32 shift,
+		     u64 avail, u64 *dev_sectors, u64 *stride, u64 *capacity)
 {
-	return member_chunks / far * n / near;
+	u64 size = avail >> shift;
+
+	size /= far;
+	size *= n;
+	size /= near;
+	size *= near * far;
+	size = (size + n - 1) / n;
+	*dev_sectors = size << shift;
+	*stride = offset ? 1ULL << shift : size / far << shift;
+	size = *dev_sectors >> shift;
+	size /= far;
+	size *= n;
+	size /= near;
+	*capacity = size << shift;
 }
 
 /*
@@ -76,8 +95,8 @@ static int sweep_one(u32 layout, u32 n, u32 chunk, u64 avail, char *why,
 {
 	struct stria_r10_geom g;
 	struct stria_loc locs[STRIA_R10_MAX_COPIES], l;
-	u32 near = layout & 0xff, far = (layout >> 8) & 0xff, k, j;
-	u64 c, used_chunks, back, hits = 0, s;
+	u32 near = layout & 0xff, far = (layout >> 8) & 0xff, k, j, shift = 0;
+	u64 c, used_chunks, back, hits = 0, s, md_dev, md_stride, md_cap;
 	unsigned char *taken;
 	int ret;
 
@@ -85,11 +104,15 @@ static int sweep_one(u32 layout, u32 n, u32 chunk, u64 avail, char *why,
 		snprintf(why, whylen, "init refused it");
 		return 0;
 	}
-	if (g.array_sectors / chunk !=
-	    md_capacity_chunks(n, near, far, avail / chunk)) {
-		snprintf(why, whylen, "capacity %" PRIu64 " chunks, md says %" PRIu64,
-			 g.array_sectors / chunk,
-			 md_capacity_chunks(n, near, far, avail / chunk));
+	while ((1U << shift) < chunk)
+		shift++;
+	md_sizes(n, near, far, layout & STRIA_R10_OFFSET, shift, avail, &md_dev,
+		 &md_stride, &md_cap);
+	if (g.array_sectors != md_cap || g.member_sectors != md_dev ||
+	    g.stride != md_stride) {
+		snprintf(why, whylen, "capacity %" PRIu64 ", used %" PRIu64 ", stride %" PRIu64 "; md: %" PRIu64 ", %" PRIu64 ", %" PRIu64,
+			 g.array_sectors, g.member_sectors, g.stride, md_cap,
+			 md_dev, md_stride);
 		return 0;
 	}
 	if (g.member_sectors > avail) {
@@ -244,6 +267,7 @@ static void test_rejects(void)
 		{ "more copies than members", 0x103, 2, 128, 1 << 20 },
 		{ "near and far copies together (mdadm cannot make them)", 0x202, 4, 128, 1 << 20 },
 		{ "near and offset copies together", 0x10202, 4, 128, 1 << 20 },
+		{ "the offset bit without far copies (the same as near 2)", 0x10102, 4, 128, 1 << 20 },
 		{ "more copies than members (far 3 over 2)", 0x301, 2, 128, 1 << 20 },
 		{ "5 copies", 0x105, 8, 128, 1 << 20 },
 		{ "md's far sets, version 1", 0x20201, 4, 128, 1 << 20 },

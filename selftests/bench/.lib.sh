@@ -15,8 +15,19 @@ member_reads() {
 	echo $s
 }
 
+# member_writes: write requests completed by the 4 members so far
+member_writes() {
+	local d s=0
+	for d in "${M[@]}"; do
+		s=$((s + $(awk '{print $5}' "/sys/block/${d#/dev/}/stat")))
+	done
+	echo $s
+}
+
 # setup CONTENDER: build raw (the members side by side, for fio), stria0,
-# stria5, stria6, md0, md5, md6, md1 or dm on the members, 64 KiB chunks;
+# stria5, stria6, md0, md5, md6, md1, md1x2 (RAID1 of two members),
+# md10n2, md10f2, md10o2 (md RAID10 over the 4 in each layout), dm or
+# dmmirror (dm-mirror of two members) on the members, 64 KiB chunks;
 # print the device to measure. Neither stria nor md has a write-intent
 # bitmap: the same work per write. md RAID5/6 gets the settings
 # $MD_SETTING (md_tune; default 4096:2:0: stripe_cache_size 4096,
@@ -43,6 +54,20 @@ setup() {
 	md1)
 		mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
 			--level=1 --raid-devices=4 "${M[@]}" >&2 && echo /dev/md0 ;;
+	md1x2)
+		mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
+			--level=1 --raid-devices=2 "${M[0]}" "${M[1]}" >&2 && echo /dev/md0 ;;
+	md10n2 | md10f2 | md10o2)
+		mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
+			--level=10 --layout="${1#md10}" --chunk=64 --raid-devices=4 \
+			"${M[@]}" >&2 && echo /dev/md0 ;;
+	dmmirror)
+		# dm-mirror over the first two members, its log in memory, no
+		# initial copy (the members are zeroed alike)
+		sz=$(blockdev --getsz "${M[0]}") || return 1
+		dmsetup --noudevsync create "$DM_NAME" --table "0 $sz mirror core 2 1024 nosync \
+2 ${M[0]} 0 ${M[1]} 0" >&2 && dmsetup mknodes "$DM_NAME" >&2 &&
+			echo "/dev/mapper/$DM_NAME" ;;
 	dm)
 		sz=$(blockdev --getsz "${M[0]}") || return 1
 		dmsetup --noudevsync create "$DM_NAME" --table "0 $((sz * 4 / 128 * 128)) striped 4 128 \
@@ -76,7 +101,7 @@ teardown() {
 	case $1 in
 	stria*) striactl stop b && spread_writes on ;;
 	md*) mdadm --stop /dev/md0 >/dev/null && mdadm --zero-superblock "${M[@]}" ;;
-	dm) dmsetup --noudevsync remove "$DM_NAME" ;;
+	dm | dmmirror) dmsetup --noudevsync remove "$DM_NAME" ;;
 	esac || return 1
 	wipe "${M[@]}"
 }
@@ -183,4 +208,62 @@ halves() {
 	*) half=$(half_bytes "$1") || return 1
 		echo "--offset_increment=$half --size=$half" ;;
 	esac
+}
+
+# insn_fio_args RW TARGET: the job of a workload of the instruction profiles
+# (raid56-insn, mirror-insn), a fixed amount of I/O per job
+# (the 1M writes: the second job from the stripe-aligned middle)
+insn_fio_args() {
+	case $1 in
+	randread) echo "--rw=randread --bs=4k --iodepth=32 --io_size=${STRIA_INSN_4K:-24M}" ;;
+	randwrite) echo "--rw=randwrite --bs=4k --iodepth=32 --io_size=${STRIA_INSN_4K:-24M}" ;;
+	write) echo "--rw=write --bs=1M --iodepth=8 --size=${STRIA_INSN_1M:-96M} --offset_increment=$(half_bytes "$2")" ;;
+	esac
+}
+
+# insn_measure NAME TARGET RW: one profiled fio run; its line (instructions
+# per I/O, those of the modules $INSN_MODULES, member reads per I/O) goes to
+# $STRIA_OUT/insn.txt
+insn_measure() {
+	local name=$1-$3 target=$2 rw=$3 ios m0 w0 reads writes
+	m0=$(member_reads)
+	w0=$(member_writes)
+	host_profile_begin "$name" || return 1
+	# shellcheck disable=SC2046 # fio_args is a list of options
+	fio --name=b --filename="$target" $(insn_fio_args "$rw" "$target") --numjobs=2 \
+		--ioengine=libaio --direct=1 --gtod_reduce=1 --group_reporting --norandommap \
+		--randrepeat=0 --output-format=json >"/tmp/fio-$name.json" || return 1
+	# the window closes before python3 counts fio's I/Os: python's start
+	# and run are not the I/O path's and were counted in it before
+	host_profile_stop "$name" || return 1
+	ios=$(python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+print(j["read"]["total_ios"] + j["write"]["total_ios"])' "/tmp/fio-$name.json") || return 1
+	# 400 functions: down to a few instructions per I/O, so that
+	# striatest.insn can tell where two contenders differ
+	host_profile_report "$name" "$ios" 400 || return 1
+	reads=$(($(member_reads) - m0))
+	writes=$(($(member_writes) - w0))
+	python3 - "$name" "$STRIA_OUT/$name.txt" "$ios" "$reads" "$writes" \
+		"${INSN_MODULES:-stria raid456 null_blk}" <<'PY' | tee -a "$STRIA_OUT/insn.txt"
+import re, sys
+name, f, ios, reads = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+writes, shown = int(sys.argv[5]), sys.argv[6].split()
+mods = {}
+section = None
+for line in open(f):
+    if line.startswith("by module"):
+        section = "m"
+    elif line.startswith("top"):
+        section = None
+    elif section == "m":
+        m = re.match(r"\s+[\d.]+\s+(\d+)\s+(.+)$", line)
+        if m:
+            mods[m.group(2).strip()] = int(m.group(1))
+kern = sum(v for k, v in mods.items() if k != "(user)")
+parts = ", ".join(f"{m} {mods.get(m, 0)}" for m in shown)
+print(f"{name:18} {ios:7d} I/Os  kernel {kern:7d} insns/I/O  "
+      f"({parts}, user {mods.get('(user)', 0)})  "
+      f"member reads/I/O {reads / ios:.2f}  member writes/I/O {writes / ios:.2f}")
+PY
 }

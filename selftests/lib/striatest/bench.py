@@ -52,6 +52,9 @@ NAMES = {
     "dm_ctl2": "dm-stripe (control, 2)",
     "stria5_nospread": "stria RAID5, spread_writes=0",
     "stria6_nospread": "stria RAID6, spread_writes=0",
+    "md1": "md RAID1 (4 members)", "md1x2": "md RAID1 (2 members)",
+    "md10n2": "md RAID10 near 2", "md10f2": "md RAID10 far 2",
+    "md10o2": "md RAID10 offset 2", "dmmirror": "dm-mirror (2 members)",
 }
 # what the jobs are called in the tables, and the unit of their cells
 JOBS = {

@@ -403,6 +403,20 @@ def test_an_insn_profile_renders_its_counts(tmp_path: Path) -> None:
     assert "-100 (0.994 x)" in text  # stria RAID0 - dm-stripe, 4K randread
 
 
+def test_an_insn_profile_with_member_writes_shows_them(tmp_path: Path) -> None:
+    # mirror-insn's lines also count member writes: a mirror writes every copy
+    (tmp_path / "insn.txt").write_text(
+        "# Run of 2026-11-29, tree v2, kernel 6.1.0-56-amd64.\n"
+        "md10n2-randread      49152 I/Os  kernel   15000 insns/I/O  (raid10 900, "
+        "user 16000)  member reads/I/O 1.00  member writes/I/O 0.00\n"
+        "md10n2-randwrite     49152 I/Os  kernel   21000 insns/I/O  (raid10 1500, "
+        "user 16000)  member reads/I/O 0.00  member writes/I/O 2.00\n")
+    text = bench.render_block("mirror-insn", tmp_path, "D/mirror-insn")
+    rows = {line.split("  ")[0]: line for line in text.splitlines()}
+    assert "21000 (0.00 reads, 2.00 writes)" in rows["md RAID10 near 2"]
+    assert "15000" in rows["md RAID10 near 2"] and "15000 (" not in text
+
+
 def profile_txt(rows: dict[str, int]) -> str:
     """A profile as stria-profile --ios writes it, its functions only."""
     lines = ["1 instructions, 1 per I/O over 1 I/Os", "", "by module:", "     %   per I/O",

@@ -493,8 +493,14 @@ static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 	 * a bio-based array (RAID0), whose I/O goes to the members' queues.
 	 */
 	q->nr_hw_queues = stria_bio_based(a) ? 0 : qmap->nr_queues;
-	/* the member table changes under cfg_lock (spares, removal) */
-	mutex_lock(&a->cfg_lock);
+	/*
+	 * The member table changes under cfg_lock (spares, removal). Its
+	 * holder may be writing superblocks to slow members (safe mode
+	 * marking the array clean): the wait is killable, so a query (a
+	 * status, a monitor's poll) can be ended and is no hung task.
+	 */
+	if (mutex_lock_killable(&a->cfg_lock))
+		return -EINTR;
 	stria_query_sync(a, q);
 	n = a->nr_members + a->nr_spares;
 	if (a->repl_role != STRIA_NO_MEMBER)

@@ -6,23 +6,19 @@
 M=(/dev/nullb0 /dev/nullb1 /dev/nullb2 /dev/nullb3)
 DM_NAME=bstripe	# the dm contender's name (dmsetup)
 
-# member_reads: read requests completed by the 4 members so far
-member_reads() {
+# member_stat FIELD: the sum of FIELD of the 4 members' block statistics
+# (/sys/block/X/stat: 1 reads completed, 5 writes completed)
+member_stat() {
 	local d s=0
 	for d in "${M[@]}"; do
-		s=$((s + $(awk '{print $1}' "/sys/block/${d#/dev/}/stat")))
+		s=$((s + $(awk -v f="$1" '{print $f}' "/sys/block/${d#/dev/}/stat")))
 	done
 	echo $s
 }
 
-# member_writes: write requests completed by the 4 members so far
-member_writes() {
-	local d s=0
-	for d in "${M[@]}"; do
-		s=$((s + $(awk '{print $5}' "/sys/block/${d#/dev/}/stat")))
-	done
-	echo $s
-}
+# member_reads, member_writes: requests completed by the 4 members so far
+member_reads() { member_stat 1; }
+member_writes() { member_stat 5; }
 
 # setup CONTENDER: build raw (the members side by side, for fio), stria0,
 # stria5, stria6, md0, md5, md6, md1, md1x2 (RAID1 of two members),

@@ -494,12 +494,11 @@ static int stria_query_fill(struct stria_array *a, struct stria_ioc_query *q)
 	 */
 	q->nr_hw_queues = stria_bio_based(a) ? 0 : qmap->nr_queues;
 	/*
-	 * The member table changes under cfg_lock (spares, removal). Its
-	 * holder may be writing superblocks to slow members (safe mode
-	 * marking the array clean): the wait is killable, so a query (a
-	 * status, a monitor's poll) can be ended and is no hung task.
+	 * The member table changes under cfg_lock (spares, removal); killable
+	 * (stria_cfg_lock()), so a status or a monitor's poll waiting behind
+	 * slow superblock writes can be ended.
 	 */
-	if (mutex_lock_killable(&a->cfg_lock))
+	if (stria_cfg_lock(a, NULL))
 		return -EINTR;
 	stria_query_sync(a, q);
 	n = a->nr_members + a->nr_spares;

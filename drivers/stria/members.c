@@ -56,7 +56,9 @@ int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 	int ret = 0;
 
 	lockdep_assert_held(&stria_arrays_lock);
-	mutex_lock(&a->cfg_lock);
+	ret = stria_cfg_lock(a, msg);
+	if (ret)
+		return ret;
 	for (i = 0; i < a->nr_members; i++)
 		if (a->members[i].dev.bdev &&
 		    stria_member_devt(&a->members[i]) == dev)
@@ -399,7 +401,9 @@ int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 			 a->name);
 		return -EINVAL;
 	}
-	mutex_lock(&a->cfg_lock);
+	ret = stria_cfg_lock(a, msg);
+	if (ret)
+		return ret;
 	m = stria_find_dev(a, dev);
 	if (m && stria_is_repl(a, m, msg)) {
 		ret = -EBUSY;
@@ -515,7 +519,9 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 			 a->name);
 		return -EINVAL;
 	}
-	mutex_lock(&a->cfg_lock);
+	ret = stria_cfg_lock(a, msg);
+	if (ret)
+		return ret;
 	m = stria_find_dev(a, dev);
 	if (!m) {
 		snprintf(msg, STRIA_MSG_LEN, "device %u:%u is neither a member nor a spare of array '%s' (stria%d)",
@@ -656,7 +662,9 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 			 a->name);
 		return -EINVAL;
 	}
-	mutex_lock(&a->cfg_lock);
+	ret = stria_cfg_lock(a, msg);
+	if (ret)
+		return ret;
 	m = stria_find_dev(a, dev);
 	ret = stria_replace_check(a, m, dev, msg);
 	if (ret)

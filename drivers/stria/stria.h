@@ -434,6 +434,27 @@ static inline u32 stria_bitmap_chunk(const struct stria_array *a)
 }
 
 /**
+ * stria_cfg_lock() - take an array's cfg_lock for a request, killably
+ * @a: the array
+ * @msg: STRIA_MSG_LEN bytes for the reason when interrupted
+ *
+ * Its holder may be writing superblocks to slow members (safe mode, a
+ * failing drive's timeouts): a request waiting for it can be killed, and
+ * is no hung task meanwhile.
+ *
+ * Return: 0 with the lock held, or -EINTR (a fatal signal) without it.
+ */
+static inline int stria_cfg_lock(struct stria_array *a, char *msg)
+{
+	if (!mutex_lock_killable(&a->cfg_lock))
+		return 0;
+	if (msg)
+		snprintf(msg, STRIA_MSG_LEN, "interrupted while array '%s' was busy (superblock writes, or another request): nothing was done",
+			 a->name);
+	return -EINTR;
+}
+
+/**
  * stria_resync_owed() - does the array owe a resync of its parity?
  * @a: the array
  *

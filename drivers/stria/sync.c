@@ -491,7 +491,9 @@ int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
 	}
 	if (!*nr_stripes || *nr_stripes > total - first_stripe)
 		*nr_stripes = total - first_stripe;
-	mutex_lock(&a->cfg_lock);
+	ret = stria_cfg_lock(a, msg);
+	if (ret)
+		return ret;
 	if (READ_ONCE(a->stopping)) {
 		snprintf(msg, STRIA_MSG_LEN, "array '%s' is stopping", a->name);
 		ret = -ENXIO;
@@ -536,13 +538,20 @@ int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
  * checkpoint is dropped; a rebuild runs on. No lock held by the caller
  * but possibly stria_arrays_lock.
  *
- * Return: 0 (also when nothing ran), or -EBUSY for a rebuild.
+ * Return: 0 (also when nothing ran), -EBUSY for a rebuild, or -EINTR
+ * when a request was killed while it waited for the array.
  */
 int stria_sync_stop(struct stria_array *a, bool shutdown, char *msg)
 {
 	struct stria_sync *s = &a->sync;
 
-	mutex_lock(&a->cfg_lock);
+	/* a request (scrub stop) may be killed while it waits; a stop not */
+	if (!shutdown) {
+		if (stria_cfg_lock(a, msg))
+			return -EINTR;
+	} else {
+		mutex_lock(&a->cfg_lock);
+	}
 	if (!shutdown && (s->action == STRIA_SYNC_REBUILD ||
 			  s->action == STRIA_SYNC_RESYNC)) {
 		snprintf(msg, STRIA_MSG_LEN, "a %s cannot be stopped: it ends with the array (striactl stop)",

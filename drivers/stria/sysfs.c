@@ -65,11 +65,8 @@ static ssize_t members_show(struct device *dev, struct device_attribute *attr,
 	int len = 0;
 	u32 i;
 
-	/*
-	 * The tables change under cfg_lock (spares, removal); killable, as
-	 * its holder may be writing superblocks to slow members.
-	 */
-	if (mutex_lock_killable(&a->cfg_lock))
+	/* the tables change under cfg_lock (spares, removal); killable */
+	if (stria_cfg_lock(a, NULL))
 		return -EINTR;
 	for (i = 0; i < a->nr_members + a->nr_spares; i++) {
 		struct stria_member *m = i < a->nr_members ? &a->members[i] :

@@ -225,7 +225,7 @@ insn_measure() {
 	m0=$(member_reads)
 	w0=$(member_writes)
 	host_profile_begin "$name" || return 1
-	# shellcheck disable=SC2046 # fio_args is a list of options
+	# shellcheck disable=SC2046 # insn_fio_args is a list of options
 	fio --name=b --filename="$target" $(insn_fio_args "$rw" "$target") --numjobs=2 \
 		--ioengine=libaio --direct=1 --gtod_reduce=1 --group_reporting --norandommap \
 		--randrepeat=0 --output-format=json >"/tmp/fio-$name.json" || return 1

@@ -41,8 +41,9 @@ def parse(text: str) -> tuple[list[str], dict[tuple[str, str], Row]]:
 
 def results_lines(text: str) -> list[str]:
     """The table: kernel instructions per I/O of every contender and job
-    (member reads per I/O in brackets where there were any), and stria
-    RAID0 over dm-stripe where both ran."""
+    (member reads per I/O in brackets where there were any, and member
+    writes per I/O beside them for writes where the run counted them),
+    and stria RAID0 over dm-stripe where both ran."""
     _, rows = parse(text)
     contenders = list(dict.fromkeys(c for c, _ in rows))
     jobs = [j for j in bench.JOBS if any(j == k for _, k in rows)]

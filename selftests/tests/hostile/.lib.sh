@@ -65,3 +65,51 @@ plug() {
 arrays() {
 	ls -d /sys/block/stria* 2>/dev/null | wc -l
 }
+
+# The slow members of hostile/005 and 006: dm-delay devices slow0..2.
+
+# delay_table DRIVE MS: a dm-delay table over DRIVE's first 32 MiB, reads
+# and writes held MS milliseconds each.
+delay_table() {
+	echo "0 65536 delay $1 0 $2 $1 0 $2"
+}
+
+# set_delay MS DRIVE...: reload slow0.. with a delay of MS.
+set_delay() {
+	local ms=$1 i=0 d
+	shift
+	for d in "$@"; do
+		dmsetup suspend --noudevsync "slow$i" &&
+			dmsetup reload --noudevsync "slow$i" --table "$(delay_table "$d" "$ms")" &&
+			dmsetup resume --noudevsync "slow$i" || return 1
+		i=$((i + 1))
+	done
+}
+
+# queued_reads: reads dm-delay holds on slow0..2 now (its status: reads writes)
+queued_reads() {
+	local i n=0
+	for i in 0 1 2; do
+		n=$((n + $(dmsetup status "slow$i" | awk '{print $4}')))
+	done
+	echo $n
+}
+
+# queued_writes: member writes and flushes dm-delay holds on slow0..2 now
+queued_writes() {
+	local i n=0
+	for i in 0 1 2; do
+		n=$((n + $(dmsetup status "slow$i" | awk '{print $5 + $6}')))
+	done
+	echo $n
+}
+
+# ends_within PID SECONDS: PID is gone within SECONDS
+ends_within() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -44,33 +44,37 @@ setup() {
 		mdadm --create /dev/md0 --run --force --level=0 --chunk=64 \
 			--raid-devices=4 "${M[@]}" >&2 && echo /dev/md0 ;;
 	md5 | md6)
-		mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
-			--level="${1#md}" --chunk=64 --raid-devices=4 "${M[@]}" >&2 || return 1
+		md_create --level="${1#md}" --chunk=64 --raid-devices=4 "${M[@]}" >/dev/null ||
+			return 1
 		md_tune "${MD_SETTING:-4096:2:0}" && echo /dev/md0 ;;
-	md1)
-		mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
-			--level=1 --raid-devices=4 "${M[@]}" >&2 && echo /dev/md0 ;;
-	md1x2)
-		mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
-			--level=1 --raid-devices=2 "${M[0]}" "${M[1]}" >&2 && echo /dev/md0 ;;
+	md1) md_create --level=1 --raid-devices=4 "${M[@]}" ;;
+	md1x2) md_create --level=1 --raid-devices=2 "${M[0]}" "${M[1]}" ;;
 	md10n2 | md10f2 | md10o2)
-		mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
-			--level=10 --layout="${1#md10}" --chunk=64 --raid-devices=4 \
-			"${M[@]}" >&2 && echo /dev/md0 ;;
+		md_create --level=10 --layout="${1#md10}" --chunk=64 --raid-devices=4 "${M[@]}" ;;
 	dmmirror)
 		# dm-mirror over the first two members, its log in memory, no
 		# initial copy (the members are zeroed alike)
 		sz=$(blockdev --getsz "${M[0]}") || return 1
-		dmsetup --noudevsync create "$DM_NAME" --table "0 $sz mirror core 2 1024 nosync \
-2 ${M[0]} 0 ${M[1]} 0" >&2 && dmsetup mknodes "$DM_NAME" >&2 &&
-			echo "/dev/mapper/$DM_NAME" ;;
+		dm_create "0 $sz mirror core 2 1024 nosync 2 ${M[0]} 0 ${M[1]} 0" ;;
 	dm)
 		sz=$(blockdev --getsz "${M[0]}") || return 1
-		dmsetup --noudevsync create "$DM_NAME" --table "0 $((sz * 4 / 128 * 128)) striped 4 128 \
-${M[0]} 0 ${M[1]} 0 ${M[2]} 0 ${M[3]} 0" >&2 && dmsetup mknodes "$DM_NAME" >&2 &&
-			echo "/dev/mapper/$DM_NAME" ;;
+		dm_create "0 $((sz * 4 / 128 * 128)) striped 4 128 \
+${M[0]} 0 ${M[1]} 0 ${M[2]} 0 ${M[3]} 0" ;;
 	*) echo "setup: unknown contender $1" >&2; return 1 ;;
 	esac
+}
+
+# md_create MDADM-ARGS...: /dev/md0, in sync from the start and without a
+# bitmap, as every md contender is; prints it
+md_create() {
+	mdadm --create /dev/md0 --run --assume-clean --metadata=1.2 --bitmap=none \
+		"$@" >&2 && echo /dev/md0
+}
+
+# dm_create TABLE: the dm contender $DM_NAME; prints its device
+dm_create() {
+	dmsetup --noudevsync create "$DM_NAME" --table "$1" >&2 &&
+		dmsetup mknodes "$DM_NAME" >&2 && echo "/dev/mapper/$DM_NAME"
 }
 
 # spread_writes SUFFIX: stria's spread_writes off for the suffix
@@ -218,8 +222,8 @@ insn_fio_args() {
 }
 
 # insn_measure NAME TARGET RW: one profiled fio run; its line (instructions
-# per I/O, those of the modules $INSN_MODULES, member reads per I/O) goes to
-# $STRIA_OUT/insn.txt
+# per I/O, those of the modules $INSN_MODULES, member reads and writes per
+# I/O) goes to $STRIA_OUT/insn.txt
 insn_measure() {
 	local name=$1-$3 target=$2 rw=$3 ios m0 w0 reads writes
 	m0=$(member_reads)

@@ -137,7 +137,7 @@ _save_module_syms() {
 # A kmemleak that cannot scan (it turns itself off when it runs out of
 # memory for its metadata) fails the test: it would hide a leak.
 _kmemleak_scan() {
-	local f=$STRIA_OUT/kmemleak.$STRIA_BOOT t0=$SECONDS
+	local f=$STRIA_OUT/kmemleak.$STRIA_BOOT t0
 	[ -e "$KMEMLEAK" ] || return 0
 	compgen -G "$STRIA_OUT/modsyms.*" >/dev/null || compgen -G "/sys/module/stria*" >/dev/null ||
 		return 0

@@ -86,22 +86,24 @@ set_delay() {
 	done
 }
 
-# queued_reads: reads dm-delay holds on slow0..2 now (its status: reads writes)
-queued_reads() {
+# queued EXPR: the sum over slow0..2 of awk EXPR on dm-delay's status line
+# (its fields after the table: $4 reads held, $5 writes, $6 flushes)
+queued() {
 	local i n=0
 	for i in 0 1 2; do
-		n=$((n + $(dmsetup status "slow$i" | awk '{print $4}')))
+		n=$((n + $(dmsetup status "slow$i" | awk "{print $1}")))
 	done
 	echo $n
 }
 
+# queued_reads: reads dm-delay holds on slow0..2 now
+queued_reads() {
+	queued '$4'
+}
+
 # queued_writes: member writes and flushes dm-delay holds on slow0..2 now
 queued_writes() {
-	local i n=0
-	for i in 0 1 2; do
-		n=$((n + $(dmsetup status "slow$i" | awk '{print $5 + $6}')))
-	done
-	echo $n
+	queued '$5 + $6'
 }
 
 # ends_within PID SECONDS: PID is gone within SECONDS

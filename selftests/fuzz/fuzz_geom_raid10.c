@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_input.h"
 #include "geom_raid10.h"
 
 struct input {
@@ -40,19 +41,6 @@ static void fail(const char *what, const struct input *in)
 }
 
 #define want(cond) do { if (!(cond)) fail(#cond, in); } while (0)
-
-static u64 take(const uint8_t **p, size_t *left, size_t n)
-{
-	u64 v = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (i < *left)
-			v |= (u64)(*p)[i] << (8 * i);
-	*p += n < *left ? n : *left;
-	*left -= n < *left ? n : *left;
-	return v;
-}
 
 /* Every copy of @s: in range, on members of its own, mapping back. */
 static void check_copies(const struct stria_r10_geom *g, u64 s,

@@ -72,11 +72,12 @@ def latest(entries: list[Entry], module: str) -> dict[str, Entry]:
 
 
 def module_hash(ko: Path) -> str:
-    """A hash of stria.ko's code: its disassembly without objdump's
-    header (which names the file), so the same code built in another
-    directory or at another commit hashes the same."""
-    dis = subprocess.run(["objdump", "-d", str(ko)], check=True, capture_output=True,
-                         text=True).stdout
+    """A hash of stria.ko's code: its disassembly (instructions, not their
+    bytes) without objdump's three header lines (which name the file), so
+    the same code built in another directory or at another commit hashes
+    the same: `objdump -d --no-show-raw-insn KO | tail -n +4 | sha256sum`."""
+    dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", str(ko)], check=True,
+                         capture_output=True, text=True).stdout
     body = dis.split("\n", 3)[3] if dis.count("\n") >= 3 else dis
     return hashlib.sha256(body.encode()).hexdigest()[:16]
 

@@ -59,3 +59,14 @@ def test_parse_tap_line() -> None:
         ("skip", 0, "no hipri")
     status, _, why = record.parse_tap_line("# interrupted\n", t)
     assert status == "not ok" and "no TAP line" in why
+
+
+def test_module_hash_is_the_documented_pipeline() -> None:
+    import subprocess
+    from pathlib import Path
+
+    elf = Path("/bin/true")
+    want = subprocess.run(f"objdump -d --no-show-raw-insn {elf} | tail -n +4 | sha256sum",
+                          shell=True, check=True, capture_output=True,
+                          text=True).stdout[:16]
+    assert record.module_hash(elf) == want

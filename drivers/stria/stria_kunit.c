@@ -14,6 +14,8 @@
 #include "compat.h"
 #include "geom.h"
 #include "geom_raid10_vectors.h"
+#include "geom_reshape.h"
+#include "mirror_read.h"
 #include "geom_vectors.h"
 #include "ondisk.h"
 #include "parity_plan.h"
@@ -317,6 +319,68 @@ static void stria_raid10_roundtrip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, stria_r10_geom_init(&g, 0x101, 4, 8, 1024));
 }
 
+/*
+ * The reshape plan as the module builds it: for every data count up to 16
+ * and every larger one up to 20, the windows from the critical rows to
+ * the end are safe, not empty and end on the new row count; the example
+ * of sync.rst; a backup that does not fit is refused.
+ */
+static void stria_reshape_plan_windows(struct kunit *test)
+{
+	struct stria_reshape_plan p;
+	u32 from, to;
+	u64 w0, w;
+
+	for (from = 1; from <= 16; from++) {
+		for (to = from + 1; to <= 20; to++) {
+			KUNIT_ASSERT_EQ(test, 0,
+					stria_reshape_plan_init(&p, from, to,
+								to - from, 997));
+			for (w0 = p.critical; w0 < p.rows_new; w0 += w) {
+				w = stria_reshape_window(&p, w0, 32);
+				KUNIT_ASSERT_GT(test, w, 0ULL);
+				KUNIT_EXPECT_TRUE(test,
+						  stria_reshape_window_safe(&p, w0, w));
+			}
+			KUNIT_EXPECT_EQ(test, w0, p.rows_new);
+		}
+	}
+	KUNIT_ASSERT_EQ(test, 0, stria_reshape_plan_init(&p, 3, 4, 1, 100));
+	KUNIT_EXPECT_EQ(test, p.critical, 3ULL);
+	KUNIT_EXPECT_EQ(test, p.rows_new, 75ULL);
+	KUNIT_EXPECT_EQ(test, p.backup_row, 91ULL);
+	KUNIT_EXPECT_EQ(test, -ENOSPC, stria_reshape_plan_init(&p, 20, 21, 1, 400));
+}
+
+/*
+ * Mirror reads as the module builds them: ties over three idle copies go
+ * to each in turn, a stream stays on its copy, two copies of three
+ * outvote the third.
+ */
+static void stria_mirror_read_cases(struct kunit *test)
+{
+	struct stria_mirror_copy c[3];
+	bool same[9] = { false }, usable[3] = { true, true, true }, maj;
+	u32 count[3] = { 0 }, i;
+	int k;
+
+	for (i = 0; i < 3; i++)
+		c[i] = (struct stria_mirror_copy){ true, STRIA_NO_NODE, 0,
+						   U64_MAX, 64 };
+	for (k = 0; k < 30; k++)
+		count[stria_mirror_choose(c, 3, STRIA_NO_NODE, k, false)]++;
+	KUNIT_EXPECT_EQ(test, count[0], 10U);
+	KUNIT_EXPECT_EQ(test, count[1], 10U);
+	KUNIT_EXPECT_EQ(test, count[2], 10U);
+	c[2].last_end = 64;
+	c[2].inflight = 9;
+	KUNIT_EXPECT_EQ(test, 2, stria_mirror_choose(c, 3, STRIA_NO_NODE, 0, false));
+	same[1 * 3 + 2] = true;	/* copies 1 and 2 agree, 0 differs */
+	k = stria_mirror_vote(same, usable, 3, &maj);
+	KUNIT_EXPECT_TRUE(test, maj);
+	KUNIT_EXPECT_TRUE(test, k == 1 || k == 2);
+}
+
 static struct kunit_case stria_geom_cases[] = {
 	KUNIT_CASE_PARAM(stria_raid0_golden, stria_raid0_gen_params),
 	KUNIT_CASE(stria_raid0_roundtrip),
@@ -325,6 +389,8 @@ static struct kunit_case stria_geom_cases[] = {
 	KUNIT_CASE(stria_raid56_roundtrip),
 	KUNIT_CASE_PARAM(stria_raid10_drawing, stria_r10_gen_params),
 	KUNIT_CASE(stria_raid10_roundtrip),
+	KUNIT_CASE(stria_reshape_plan_windows),
+	KUNIT_CASE(stria_mirror_read_cases),
 	KUNIT_CASE(stria_geom_rejects),
 	KUNIT_CASE(stria_bitmap_sizes),
 	KUNIT_CASE(stria_hostile_helpers),

@@ -244,4 +244,36 @@ static inline int stria_r10_unmap(const struct stria_r10_geom *g,
 	return *sector < g->array_sectors ? 0 : -ENODATA;
 }
 
+/**
+ * stria_r10_survives() - does every array chunk keep a copy
+ * @g: the geometry
+ * @failed: failed members, bit i for member i
+ *
+ * The copies of chunk c start on member (c x near) mod n and move by the
+ * same members in every row (and far part), so the chunks 0 .. n - 1 show
+ * every set of members a chunk's copies can be on. md's raid10 "enough()"
+ * asks the same of each set of near copies.
+ *
+ * Return: true when each array chunk has a copy on a member not in
+ * @failed: the array can serve every read.
+ */
+static inline bool stria_r10_survives(const struct stria_r10_geom *g,
+				      u64 failed)
+{
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	u64 c, chunks = g->array_sectors >> g->chunk_shift;
+	u32 k, alive;
+
+	for (c = 0; c < g->nr_members && c < chunks; c++) {
+		stria_r10_map(g, c << g->chunk_shift, locs);
+		alive = 0;
+		for (k = 0; k < stria_r10_copies(g); k++)
+			if (!(failed & (1ULL << locs[k].member)))
+				alive++;
+		if (!alive)
+			return false;
+	}
+	return true;
+}
+
 #endif /* _STRIA_GEOM_RAID10_H */

@@ -319,6 +319,21 @@ static void stria_raid10_roundtrip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, stria_r10_geom_init(&g, 0x101, 4, 8, 1024));
 }
 
+/* Which failed members RAID10 n2 over 4 and RAID1 of 3 survive. */
+static void stria_raid10_survives(struct kunit *test)
+{
+	struct stria_r10_geom g;
+
+	KUNIT_ASSERT_EQ(test, 0, stria_r10_geom_init(&g, 0x102, 4, 128, 1 << 20));
+	KUNIT_EXPECT_TRUE(test, stria_r10_survives(&g, 0x5));
+	KUNIT_EXPECT_TRUE(test, stria_r10_survives(&g, 0xa));
+	KUNIT_EXPECT_FALSE(test, stria_r10_survives(&g, 0x3));
+	KUNIT_EXPECT_FALSE(test, stria_r10_survives(&g, 0x7));
+	KUNIT_ASSERT_EQ(test, 0, stria_r10_geom_init(&g, 0x103, 3, 128, 1 << 20));
+	KUNIT_EXPECT_TRUE(test, stria_r10_survives(&g, 0x3));
+	KUNIT_EXPECT_FALSE(test, stria_r10_survives(&g, 0x7));
+}
+
 /*
  * The reshape plan as the module builds it: for every data count up to 16
  * and every larger one up to 20, the windows from the critical rows to
@@ -389,6 +404,7 @@ static struct kunit_case stria_geom_cases[] = {
 	KUNIT_CASE(stria_raid56_roundtrip),
 	KUNIT_CASE_PARAM(stria_raid10_drawing, stria_r10_gen_params),
 	KUNIT_CASE(stria_raid10_roundtrip),
+	KUNIT_CASE(stria_raid10_survives),
 	KUNIT_CASE(stria_reshape_plan_windows),
 	KUNIT_CASE(stria_mirror_read_cases),
 	KUNIT_CASE(stria_geom_rejects),

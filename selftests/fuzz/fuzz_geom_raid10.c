@@ -11,7 +11,8 @@
  *
  * Input (little-endian, zero-padded): u32 layout, u32 members, u32 chunk
  * sectors, u64 available sectors, u64 array sector, u32 member, u64
- * member sector. The seed corpus holds md's drawings and a few large ones.
+ * member sector, u64 failed members (stria_r10_survives(): with none the
+ * array survives, and when it survives the sector keeps a live copy). The seed corpus holds md's drawings and a few large ones.
  *
  * Run by selftests/fuzz/run (make unit).
  */
@@ -29,6 +30,7 @@ struct input {
 	u64 avail, sector;
 	u32 member;
 	u64 member_sector;
+	u64 failed;
 };
 
 static void fail(const char *what, const struct input *in)
@@ -78,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	v.sector = take(&data, &size, 8);
 	v.member = (u32)take(&data, &size, 4);
 	v.member_sector = take(&data, &size, 8);
+	v.failed = take(&data, &size, 8);
 
 	if (stria_r10_geom_init(&g, v.layout, v.members, v.chunk, v.avail))
 		return 0;
@@ -90,6 +93,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_copies(&g, v.sector % g.array_sectors, in);
 	check_copies(&g, 0, in);
 	check_copies(&g, g.array_sectors - 1, in);
+
+	want(stria_r10_survives(&g, 0));
+	if (stria_r10_survives(&g, v.failed)) {
+		stria_r10_map(&g, v.sector % g.array_sectors, locs);
+		found = 0;
+		for (k = 0; k < stria_r10_copies(&g); k++)
+			found |= !(v.failed >> locs[k].member & 1);
+		want(found);
+	}
 
 	l.member = v.member;
 	l.sector = v.member_sector;

@@ -91,6 +91,8 @@ MODULE_PARM_DESC(read_error_decay_s,
  * @held_entry: on the array's list of held requests
  * @write_held: a RAID5/6 write is counted by safe mode
  *	(stria_safe_write_start()) until it ends; kept across a requeue
+ * @inflight: a RAID1/10 read: the reading CPU's count of reads in flight
+ *	to the copy it chose, dropped when the request ends (raid10.c)
  * @inline_used: @inline_clone carries this request's clone
  * @inline_clone: the clone of a request's first bio, so the common request
  *	(one bio, one member) allocates nothing; further clones come from the
@@ -108,6 +110,7 @@ struct stria_cmd {
 	atomic64_t skipped;
 	struct list_head held_entry;
 	bool write_held;
+	atomic_t *inflight;
 	bool inline_used;
 	struct stria_clone inline_clone;
 };
@@ -202,6 +205,19 @@ u32 stria_rq_repair_member(struct request *rq)
 }
 
 /**
+ * stria_rq_count_inflight() - a read counts in @inflight until it ends
+ * @rq: a request about to be sent
+ * @inflight: the counter, raised here, dropped when @rq ends
+ */
+void stria_rq_count_inflight(struct request *rq, atomic_t *inflight)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	atomic_inc(inflight);
+	cmd->inflight = inflight;
+}
+
+/**
  * stria_rq_skipped() - a RAID5/6 write left members out
  * @rq: the write
  * @roles: the members (bit = role) it did not write because they failed
@@ -277,6 +293,10 @@ static void stria_rq_end(struct stria_array *a, struct request *rq,
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
 
 	stria_rq_let_go(a, cmd);
+	if (cmd->inflight) {
+		atomic_dec(cmd->inflight);
+		cmd->inflight = NULL;
+	}
 	if (unlikely(st))
 		this_cpu_inc(a->stats->errors);
 	if (rq->rq_flags & RQF_FLUSH_SEQ) {
@@ -367,8 +387,7 @@ void stria_rq_put(struct request *rq, blk_status_t st)
 	if (!atomic_dec_and_test(&cmd->pending))
 		return;
 	if (unlikely(READ_ONCE(cmd->retry))) {
-		if ((u32)atomic_read(&a->nr_failed) <=
-		    stria_geom_nr_parity(&a->geom)) {
+		if (stria_geom_survives(&a->geom, stria_array_missing(a))) {
 			blk_mq_requeue_request(rq, true);
 			return;
 		}
@@ -457,8 +476,8 @@ static bool stria_flush_survives(struct request *rq, struct stria_member *m)
 {
 	struct stria_array *a = m->array;
 
-	if (!a->r56 || req_op(rq) != REQ_OP_FLUSH ||
-	    (u32)atomic_read(&a->nr_failed) > stria_geom_nr_parity(&a->geom))
+	if (!stria_geom_redundant(&a->geom) || req_op(rq) != REQ_OP_FLUSH ||
+	    !stria_geom_survives(&a->geom, stria_array_missing(a)))
 		return false;
 	stria_rq_skipped(rq, BIT_ULL(m->role));
 	return true;
@@ -482,8 +501,15 @@ static void stria_clone_endio(struct bio *bio)
 	struct stria_member *m = c->member;
 	blk_status_t st = stria_member_bio_status(bio);
 
-	if (unlikely(st) && m->array->r56 && !op_is_write(bio_op(bio))) {
-		if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN &&
+	if (unlikely(st) && stria_geom_redundant(&m->array->geom) &&
+	    !op_is_write(bio_op(bio))) {
+		if (!m->array->r56) {
+			/* a mirror: read another copy (raid10.c skips this one) */
+			if (stria_member_io_error(m, st)) {
+				WRITE_ONCE(cmd->retry, true);
+				st = BLK_STS_OK;
+			}
+		} else if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN &&
 		    stria_member_in_sync(m) && stria_rq_owed(m->array, rq)) {
 			/* no trusted parity to rebuild from: EIO, keep it */
 			atomic64_inc(&m->errors);
@@ -886,6 +912,7 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 		cmd->wib_held = false;
 		atomic64_set(&cmd->skipped, 0);
 		cmd->write_held = false;
+		cmd->inflight = NULL;
 		rq->rq_flags |= RQF_DONTPREP;
 	}
 	if (unlikely(READ_ONCE(a->readonly)) && op_is_write(req_op(rq))) {

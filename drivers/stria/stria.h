@@ -788,7 +788,8 @@ int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob);
 bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
 			   u64 first, u64 last);
 void stria_bio_submit(struct bio *bio);
-void stria_rq_count_inflight(struct request *rq, atomic_t *inflight);
+void stria_rq_count_inflight(struct request *rq, atomic_t *counter);
+void stria_rq_drop_inflight(struct request *rq);
 void stria_clone_submit_part(struct stria_array *a, struct request *rq,
 			     struct stria_member *m, struct bio *src,
 			     u32 skip, u32 len, u64 sector);

@@ -1661,6 +1661,12 @@ int cmd_scrub(struct ctx *c, int argc, char **argv)
 		err_msg(c, "%s: %s", arr, strerror(err));
 		return EXIT_FAIL;
 	}
+	if (range && (q.level == 1 || q.level == 10)) {
+		close(fd);
+		err_msg(c, "%s: --range is for RAID5 and RAID6: a row of a RAID%u array holds no one range of it (scrub all of it)",
+			arr, q.level);
+		return EXIT_USAGE;
+	}
 	if (range) {
 		nd = q.nr_members - (q.level == 6 ? 2 : q.level == 5 ? 1 : 0);
 		stripe_bytes = (uint64_t)q.chunk_sectors * 512 * nd;

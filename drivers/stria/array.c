@@ -422,6 +422,9 @@ static const struct stria_level_ops *stria_level_ops(u32 level)
 		return &stria_raid5_ops;
 	case 6:
 		return &stria_raid6_ops;
+	case 1:
+	case 10:
+		return &stria_raid10_ops;
 	default:
 		return &stria_raid0_ops;
 	}
@@ -483,7 +486,7 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 	a->sync.scrub_pos = o->scrub_offset;
 	a->sync.scrub_end = o->scrub_end;
 	a->readonly = spec->readonly;
-	if (spec->readonly && o->dirty && stria_geom_nr_parity(g)) {
+	if (spec->readonly && o->dirty && stria_geom_redundant(g)) {
 		/*
 		 * Nothing runs, but every read goes by what a resync owes:
 		 * degraded or not, no data is rebuilt from parity that
@@ -499,11 +502,14 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 		a->sync.scrub_action = STRIA_SB_SCRUB_RESYNC;
 		a->sync.scrub_pos = 0;
 		a->sync.scrub_end = g->member_sectors;
-	} else if (o->dirty && stria_geom_nr_parity(g) &&
+	} else if (o->dirty && stria_geom_redundant(g) &&
 		   !(o->failed | o->rebuilding)) {
 		/* any stripe may have been cut short: all of them, from 0 */
 		if (o->bitmap_chunk)
 			pr_warn("%s: was not stopped cleanly: the parity of the regions its write-intent bitmap has dirty is resynced\n",
+				spec->name);
+		else if (stria_geom_mirror(g))
+			pr_warn("%s: was not stopped cleanly: every chunk's copies are made the same again\n",
 				spec->name);
 		else
 			pr_warn("%s: was not stopped cleanly: the parity of every stripe is resynced\n",
@@ -511,7 +517,7 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 		a->sync.scrub_action = STRIA_SB_SCRUB_RESYNC;
 		a->sync.scrub_pos = 0;
 		a->sync.scrub_end = g->member_sectors;
-	} else if (o->dirty && stria_geom_nr_parity(g) && !o->failed &&
+	} else if (o->dirty && stria_geom_redundant(g) && !o->failed &&
 		   o->rebuilding && o->rebuild_offset) {
 		/*
 		 * Below the rebuild's checkpoint every member is in sync, and
@@ -856,7 +862,7 @@ int stria_array_start(struct stria_spec *spec)
 			roles[i] = i;
 		o.nr_roles = spec->nr_members;
 		ret = stria_check_create(spec, &o, &g);
-		if (!ret && stria_geom_nr_parity(&g))
+		if (!ret && stria_geom_redundant(&g))
 			ret = stria_zero_parity_data(spec, &o, &g);
 	}
 	if (ret)

@@ -35,7 +35,7 @@
 				 STRIA_FEAT_SYNC | STRIA_FEAT_BITMAP | \
 				 STRIA_FEAT_READD | STRIA_FEAT_REPLACE | \
 				 STRIA_FEAT_RUN | STRIA_FEAT_HOMEHOST | \
-				 STRIA_FEAT_READONLY)
+				 STRIA_FEAT_READONLY | STRIA_FEAT_MIRROR)
 
 /* The ABI's parity layout numbers are geom.h's (and md's). */
 static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
@@ -143,23 +143,40 @@ static __printf(2, 3) int stria_refuse(struct stria_ioc_array *req,
 static int stria_check_level(struct stria_ioc_array *req)
 {
 	u32 min = req->level == 6 ? 4 : req->level == 5 ? 3 : 2;
+	bool mirror = req->level == 1 || req->level == 10;
 
-	if (req->level != 0 && req->level != 5 && req->level != 6)
-		return stria_refuse(req, "RAID level %u is not supported (this module supports 0, 5 and 6)",
+	if (req->level != 0 && req->level != 1 && req->level != 5 &&
+	    req->level != 6 && req->level != 10)
+		return stria_refuse(req, "RAID level %u is not supported (this module supports 0, 1, 5, 6 and 10)",
 				    req->level);
 	if (req->nr_members < min)
 		return stria_refuse(req, "RAID%u needs at least %u members, %u given",
 				    req->level, min, req->nr_members);
+	if (req->level == 1 && req->nr_members > STRIA_R10_MAX_COPIES)
+		return stria_refuse(req, "RAID1 keeps a copy on each member, at most %u: %u given (RAID10 spreads copies over more)",
+				    STRIA_R10_MAX_COPIES, req->nr_members);
 	if (!(req->flags & STRIA_ARRAY_F_LAYOUT)) {
 		if (req->layout)
 			return stria_refuse(req, "layout %u given without STRIA_ARRAY_F_LAYOUT",
 					    req->layout);
-		if (req->level)
+		if (req->level == 1)
+			req->layout = stria_r10_layout(req->nr_members, 1, false);
+		else if (req->level == 10)
+			req->layout = stria_r10_layout(2, 1, false);
+		else if (req->level)
 			req->layout = STRIA_PARITY_LEFT_SYMMETRIC;
 		return 0;
 	}
 	if (!req->level)
 		return stria_refuse(req, "RAID0 has no parity layout; a layout is for RAID5 and RAID6");
+	if (req->level == 1)
+		return stria_refuse(req, "RAID1 has one layout, a copy on each member; a layout is for RAID5, RAID6 and RAID10");
+	if (mirror) {
+		if (!stria_r10_layout_valid(req->layout, req->nr_members))
+			return stria_refuse(req, "RAID10 layout 0x%x is not one of n2..n4, f2..f4, o2..o4 with no more copies than the %u members",
+					    req->layout, req->nr_members);
+		return 0;
+	}
 	if (req->layout > STRIA_PARITY_RIGHT_SYMMETRIC)
 		return stria_refuse(req, "unknown parity layout %u (0 left-asymmetric, 1 right-asymmetric, 2 left-symmetric, 3 right-symmetric)",
 				    req->layout);
@@ -181,6 +198,11 @@ static int stria_check_bitmap(struct stria_ioc_array *req)
 	}
 	if ((req->flags & STRIA_ARRAY_F_NO_BITMAP) && b)
 		return stria_refuse(req, "a bitmap region size was given with no bitmap");
+	/* a far layout's copies are half a member apart: one write, many regions */
+	if (req->level == 10 && !(req->flags & STRIA_ARRAY_F_NO_BITMAP) &&
+	    ((req->layout >> STRIA_R10_FAR_SHIFT) & STRIA_R10_FAR_MASK) > 1 &&
+	    !(req->layout & STRIA_R10_OFFSET))
+		return stria_refuse(req, "a RAID10 far layout keeps no write-intent bitmap yet (its copies are far apart on each member): create it with no bitmap, or use a near or offset layout");
 	if (b && (b & (b - 1) || b < req->chunk_sectors ||
 		  b > STRIA_SB_BITMAP_MAX_CHUNK))
 		return stria_refuse(req, "bitmap region of %u sectors: it must be a power of two from the chunk (%u sectors) to %u sectors (1 TiB)",

@@ -455,7 +455,7 @@ void stria_events_start(struct stria_array *a, bool dirty)
 			 STRIA_EV_ARRAY_DEGRADED : STRIA_EV_ARRAY_FAILED;
 		stria_ev_push(ev, &e);
 	}
-	if (dirty && stria_geom_nr_parity(&a->geom)) {
+	if (dirty && stria_geom_redundant(&a->geom)) {
 		e.kind = STRIA_EV_ARRAY_DIRTY;
 		e.value = state == STRIA_STATE_ACTIVE;
 		stria_ev_push(ev, &e);

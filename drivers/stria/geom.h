@@ -68,12 +68,38 @@
 #define STRIA_GEOM_Q		0xfffffffdU	/* the member holds Q */
 
 /**
+ * struct stria_r10_geom - the shape of a RAID10 (or RAID1) array
+ * @nr_members: members, every one holding data
+ * @near: near copies
+ * @far: far copies
+ * @offset: far copies are offset rows, not far parts
+ * @chunk_shift: log2 of the chunk size in sectors
+ * @member_sectors: sectors used on each member, whole chunks (md's
+ *	dev_sectors)
+ * @stride: sectors between a copy and the next far one on a member: the
+ *	far part's size, or one chunk in the offset layout
+ * @array_sectors: the array's capacity
+ */
+struct stria_r10_geom {
+	u32 nr_members;
+	u32 near;
+	u32 far;
+	bool offset;
+	u32 chunk_shift;
+	u64 member_sectors;
+	u64 stride;
+	u64 array_sectors;
+};
+
+/**
  * struct stria_geom - the shape of an array's data
- * @level: RAID level: 0, 5 or 6
- * @layout: placement of data and parity, STRIA_LAYOUT_* (0 on RAID0)
+ * @level: RAID level: 0, 1, 5, 6 or 10
+ * @layout: placement of data and parity, STRIA_LAYOUT_* (0 on RAID0); on
+ *	RAID1 and RAID10 md's layout word (geom_raid10.h)
  * @nr_members: members in the array, data and parity
  * @chunk_shift: log2 of the chunk size in sectors
  * @member_sectors: usable data sectors per member, a multiple of the chunk
+ * @r10: RAID1 and RAID10 only: the mirror geometry (stria_geom_setup())
  */
 struct stria_geom {
 	u32 level;
@@ -81,7 +107,17 @@ struct stria_geom {
 	u32 nr_members;
 	u32 chunk_shift;
 	u64 member_sectors;
+	struct stria_r10_geom r10;
 };
+
+/**
+ * stria_geom_mirror() - is this a mirror level (RAID1 or RAID10)
+ * @g: the geometry
+ */
+static inline bool stria_geom_mirror(const struct stria_geom *g)
+{
+	return g->level == 1 || g->level == 10;
+}
 
 /**
  * struct stria_loc - a place on one member
@@ -166,6 +202,7 @@ static inline int stria_geom_init(struct stria_geom *g, u32 level, u32 layout,
 	g->nr_members = nr_members;
 	g->chunk_shift = shift;
 	g->member_sectors = member_sectors;
+	g->r10 = (struct stria_r10_geom){ 0 };
 	return 0;
 }
 
@@ -205,6 +242,8 @@ static inline u32 stria_geom_stripe_sectors(const struct stria_geom *g)
  */
 static inline u64 stria_geom_array_sectors(const struct stria_geom *g)
 {
+	if (stria_geom_mirror(g))
+		return g->r10.array_sectors;
 	return g->member_sectors * stria_geom_nr_data(g);
 }
 

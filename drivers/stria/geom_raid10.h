@@ -63,28 +63,23 @@ static inline u32 stria_r10_layout(u32 near, u32 far, bool offset)
 }
 
 /**
- * struct stria_r10_geom - the shape of a RAID10 (or RAID1) array
- * @nr_members: members, every one holding data
- * @near: near copies
- * @far: far copies
- * @offset: far copies are offset rows, not far parts
- * @chunk_shift: log2 of the chunk size in sectors
- * @member_sectors: sectors used on each member, whole chunks (md's
- *	dev_sectors)
- * @stride: sectors between a copy and the next far one on a member: the
- *	far part's size, or one chunk in the offset layout
- * @array_sectors: the array's capacity
+ * stria_r10_layout_valid() - is @layout one stria takes for @nr_members
+ * @layout: md's layout word
+ * @nr_members: members
+ *
+ * The layout rules of stria_r10_geom_init(), without a size.
  */
-struct stria_r10_geom {
-	u32 nr_members;
-	u32 near;
-	u32 far;
-	bool offset;
-	u32 chunk_shift;
-	u64 member_sectors;
-	u64 stride;
-	u64 array_sectors;
-};
+static inline bool stria_r10_layout_valid(u32 layout, u32 nr_members)
+{
+	u32 near = layout & STRIA_R10_NEAR_MASK;
+	u32 far = (layout >> STRIA_R10_FAR_SHIFT) & STRIA_R10_FAR_MASK;
+
+	return near && far && near * far >= 2 && (near == 1 || far == 1) &&
+	       near * far <= STRIA_R10_MAX_COPIES && near * far <= nr_members &&
+	       nr_members <= STRIA_GEOM_MAX_MEMBERS &&
+	       (!(layout & STRIA_R10_OFFSET) || far > 1) &&
+	       !(layout & ~STRIA_R10_LAYOUT_MASK);
+}
 
 /**
  * stria_r10_copies() - copies of each chunk
@@ -123,11 +118,7 @@ static inline int stria_r10_geom_init(struct stria_r10_geom *g, u32 layout,
 	u32 shift = 0, rem;
 	u64 chunks, array_chunks, used;
 
-	if (!near || !far || near * far < 2 || (near > 1 && far > 1) ||
-	    near * far > STRIA_R10_MAX_COPIES || near * far > nr_members ||
-	    nr_members > STRIA_GEOM_MAX_MEMBERS ||
-	    ((layout & STRIA_R10_OFFSET) && far == 1) ||
-	    (layout & ~STRIA_R10_LAYOUT_MASK))
+	if (!stria_r10_layout_valid(layout, nr_members))
 		return -EINVAL;
 	if (chunk_sectors < STRIA_GEOM_MIN_CHUNK_SECTORS ||
 	    chunk_sectors > STRIA_GEOM_MAX_CHUNK_SECTORS ||
@@ -274,6 +265,75 @@ static inline bool stria_r10_survives(const struct stria_r10_geom *g,
 			return false;
 	}
 	return true;
+}
+
+/**
+ * stria_geom_setup() - validate any level's geometry and fill @g
+ * @g: geometry to fill
+ * @level: RAID level: 0, 1, 5, 6 or 10
+ * @layout: as stria_geom_init(); on RAID10 md's layout word; on RAID1 the
+ *	near layout with a copy per member (stria_r10_layout(n, 1, false))
+ * @nr_members: member count
+ * @chunk_sectors: chunk size in sectors
+ * @member_sectors: data sectors available on the smallest member
+ *
+ * RAID0, 5 and 6 are stria_geom_init()'s. RAID1 and RAID10 take md's
+ * placement (stria_r10_geom_init()); @g->member_sectors is then what each
+ * member uses, and @g->r10 maps.
+ *
+ * Return: 0, or -EINVAL with @g untouched.
+ */
+static inline int stria_geom_setup(struct stria_geom *g, u32 level,
+				   u32 layout, u32 nr_members,
+				   u32 chunk_sectors, u64 member_sectors)
+{
+	struct stria_r10_geom r;
+
+	if (level != 1 && level != 10)
+		return stria_geom_init(g, level, layout, nr_members,
+				       chunk_sectors, member_sectors);
+	if (level == 1 && layout != stria_r10_layout(nr_members, 1, false))
+		return -EINVAL;
+	if (stria_r10_geom_init(&r, layout, nr_members, chunk_sectors,
+				member_sectors))
+		return -EINVAL;
+	g->level = level;
+	g->layout = layout;
+	g->nr_members = nr_members;
+	g->chunk_shift = r.chunk_shift;
+	g->member_sectors = r.member_sectors;
+	g->r10 = r;
+	return 0;
+}
+
+/**
+ * stria_geom_redundant() - does the array keep its data when a member fails
+ * @g: the geometry
+ */
+static inline bool stria_geom_redundant(const struct stria_geom *g)
+{
+	return stria_geom_mirror(g) || stria_geom_nr_parity(g);
+}
+
+/**
+ * stria_geom_survives() - can the array serve every read without @failed
+ * @g: the geometry
+ * @failed: members failed or not in sync, bit i for member i
+ *
+ * Return: on RAID5/6 whether no more members are missing than there are
+ * parity chunks; on RAID1/10 stria_r10_survives(); on RAID0 whether none
+ * is.
+ */
+static inline bool stria_geom_survives(const struct stria_geom *g,
+				       u64 failed)
+{
+	u32 n = 0;
+
+	if (stria_geom_mirror(g))
+		return stria_r10_survives(&g->r10, failed);
+	for (; failed; failed &= failed - 1)
+		n++;
+	return n <= stria_geom_nr_parity(g);
 }
 
 #endif /* _STRIA_GEOM_RAID10_H */

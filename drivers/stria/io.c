@@ -91,6 +91,10 @@ MODULE_PARM_DESC(read_error_decay_s,
  * @held_entry: on the array's list of held requests
  * @write_held: a RAID5/6 write is counted by safe mode
  *	(stria_safe_write_start()) until it ends; kept across a requeue
+ * @counted: counters the request is counted in until it ends or is sent
+ *	back (stria_rq_count_inflight()): a RAID1/10 read's count of the
+ *	reading CPU's reads to its copy, a RAID1/10 write's barrier slots
+ *	(raid10.c)
  * @inline_used: @inline_clone carries this request's clone
  * @inline_clone: the clone of a request's first bio, so the common request
  *	(one bio, one member) allocates nothing; further clones come from the
@@ -108,6 +112,7 @@ struct stria_cmd {
 	atomic64_t skipped;
 	struct list_head held_entry;
 	bool write_held;
+	atomic_t *counted[2];
 	bool inline_used;
 	struct stria_clone inline_clone;
 };
@@ -201,6 +206,39 @@ u32 stria_rq_repair_member(struct request *rq)
 	return cmd->repair ? cmd->repair - 1 : STRIA_GEOM_NONE;
 }
 
+static void stria_cmd_drop_counts(struct stria_cmd *cmd)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(cmd->counted); i++) {
+		if (cmd->counted[i])
+			atomic_dec(cmd->counted[i]);
+		cmd->counted[i] = NULL;
+	}
+}
+
+/**
+ * stria_rq_count_inflight() - count @rq in @counter until it ends
+ * @rq: a request about to be sent, counted in at most one other counter
+ * @counter: raised here, dropped when @rq ends or is sent back
+ */
+void stria_rq_count_inflight(struct request *rq, atomic_t *counter)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	atomic_inc(counter);
+	cmd->counted[cmd->counted[0] ? 1 : 0] = counter;
+}
+
+/**
+ * stria_rq_drop_inflight() - drop @rq's counts now
+ * @rq: a request counted by stria_rq_count_inflight()
+ */
+void stria_rq_drop_inflight(struct request *rq)
+{
+	stria_cmd_drop_counts(blk_mq_rq_to_pdu(rq));
+}
+
 /**
  * stria_rq_skipped() - a RAID5/6 write left members out
  * @rq: the write
@@ -252,13 +290,15 @@ void stria_rq_get(struct request *rq)
 }
 
 /*
- * A write ends, or was not started: let go of its bitmap region and of its
+ * A request ends, or was not started: let go of its counts
+ * (stria_rq_count_inflight()), and a write of its bitmap region and of its
  * count in safe mode.
  */
 static void stria_rq_let_go(struct stria_array *a, struct stria_cmd *cmd)
 {
 	u32 i;
 
+	stria_cmd_drop_counts(cmd);
 	if (cmd->wib_held) {
 		for (i = 0; i < cmd->wib_nr; i++)
 			stria_bitmap_write_end(a, cmd->wib_region + i);
@@ -367,8 +407,7 @@ void stria_rq_put(struct request *rq, blk_status_t st)
 	if (!atomic_dec_and_test(&cmd->pending))
 		return;
 	if (unlikely(READ_ONCE(cmd->retry))) {
-		if ((u32)atomic_read(&a->nr_failed) <=
-		    stria_geom_nr_parity(&a->geom)) {
+		if (stria_geom_survives(&a->geom, stria_array_missing(a))) {
 			blk_mq_requeue_request(rq, true);
 			return;
 		}
@@ -457,8 +496,8 @@ static bool stria_flush_survives(struct request *rq, struct stria_member *m)
 {
 	struct stria_array *a = m->array;
 
-	if (!a->r56 || req_op(rq) != REQ_OP_FLUSH ||
-	    (u32)atomic_read(&a->nr_failed) > stria_geom_nr_parity(&a->geom))
+	if (!stria_geom_redundant(&a->geom) || req_op(rq) != REQ_OP_FLUSH ||
+	    !stria_geom_survives(&a->geom, stria_array_missing(a)))
 		return false;
 	stria_rq_skipped(rq, BIT_ULL(m->role));
 	return true;
@@ -482,8 +521,15 @@ static void stria_clone_endio(struct bio *bio)
 	struct stria_member *m = c->member;
 	blk_status_t st = stria_member_bio_status(bio);
 
-	if (unlikely(st) && m->array->r56 && !op_is_write(bio_op(bio))) {
-		if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN &&
+	if (unlikely(st) && stria_geom_redundant(&m->array->geom) &&
+	    !op_is_write(bio_op(bio))) {
+		if (!m->array->r56) {
+			/* a mirror: read another copy (raid10.c skips this one) */
+			if (stria_member_io_error(m, st)) {
+				WRITE_ONCE(cmd->retry, true);
+				st = BLK_STS_OK;
+			}
+		} else if (st != BLK_STS_NOTSUPP && st != BLK_STS_AGAIN &&
 		    stria_member_in_sync(m) && stria_rq_owed(m->array, rq)) {
 			/* no trusted parity to rebuild from: EIO, keep it */
 			atomic64_inc(&m->errors);
@@ -886,6 +932,8 @@ static blk_status_t stria_queue_rq(struct blk_mq_hw_ctx *hctx,
 		cmd->wib_held = false;
 		atomic64_set(&cmd->skipped, 0);
 		cmd->write_held = false;
+		cmd->counted[0] = NULL;
+		cmd->counted[1] = NULL;
 		rq->rq_flags |= RQF_DONTPREP;
 	}
 	if (unlikely(READ_ONCE(a->readonly)) && op_is_write(req_op(rq))) {

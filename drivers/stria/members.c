@@ -53,6 +53,7 @@ int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 {
 	u32 i, nfail, tol = stria_geom_nr_parity(&a->geom);
 	struct stria_member *m = NULL;
+	bool lost;
 	int ret = 0;
 
 	lockdep_assert_held(&stria_arrays_lock);
@@ -87,8 +88,15 @@ int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 	/* a member being rebuilt counts as missing already */
 	nfail = atomic_read(&a->nr_failed) +
 		!stria_state_missing(READ_ONCE(m->state));
-	if (nfail > tol && !force) {
-		if (!tol)
+	lost = !stria_geom_survives(&a->geom, stria_array_missing(a) |
+				    BIT_ULL(m->role));
+	if (lost && !force) {
+		if (stria_geom_mirror(&a->geom))
+			snprintf(msg, STRIA_MSG_LEN, "failing member %u (%pg) would leave chunks of '%s' with no copy in sync (raid%u, layout %s)",
+				 m->role, m->dev.bdev, a->name, a->geom.level,
+				 stria_parity_layout_name(a->geom.level,
+							  a->geom.layout));
+		else if (!tol)
 			snprintf(msg, STRIA_MSG_LEN, "failing member %u (%pg) would fail '%s': raid%u tolerates no failed member",
 				 m->role, m->dev.bdev, a->name, a->geom.level);
 		else
@@ -99,7 +107,7 @@ int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 		goto out_unlock;
 	}
 	pr_warn("stria%d: member %u (%pg) failed by request%s\n", a->index,
-		m->role, m->dev.bdev, nfail > tol ? ", beyond what the array tolerates" : "");
+		m->role, m->dev.bdev, lost ? ", beyond what the array tolerates" : "");
 	stria_member_set_state(m, STRIA_STATE_FAILED);
 	/*
 	 * From here on a spare may take the role: only m->role is used.
@@ -396,8 +404,8 @@ int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 	lockdep_assert_held(&stria_arrays_lock);
 	*role = STRIA_NO_MEMBER;
 	*readd = false;
-	if (!stria_geom_nr_parity(&a->geom)) {
-		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: spares are for raid5 and raid6, which can rebuild a member",
+	if (!stria_geom_redundant(&a->geom)) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: spares are for raid1, raid5, raid6 and raid10, which can rebuild a member",
 			 a->name);
 		return -EINVAL;
 	}
@@ -514,7 +522,7 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 
 	lockdep_assert_held(&stria_arrays_lock);
 	*role = STRIA_NO_MEMBER;
-	if (!stria_geom_nr_parity(&a->geom)) {
+	if (!stria_geom_redundant(&a->geom)) {
 		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: it has no spares, and a failed raid0 array can only be stopped",
 			 a->name);
 		return -EINVAL;
@@ -657,8 +665,8 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 
 	lockdep_assert_held(&stria_arrays_lock);
 	*role = STRIA_NO_MEMBER;
-	if (!stria_geom_nr_parity(&a->geom) || !a->ops->sync_stripe) {
-		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: a member can be replaced in raid5 and raid6 arrays, which can rebuild one",
+	if (!stria_geom_redundant(&a->geom) || !a->ops->sync_stripe) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: a member can be replaced in raid1, raid5, raid6 and raid10 arrays, which can rebuild one",
 			 a->name);
 		return -EINVAL;
 	}

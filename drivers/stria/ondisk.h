@@ -45,7 +45,7 @@
 #endif
 #endif
 
-#include "geom.h"
+#include "geom_raid10.h"
 
 #define STRIA_SB_MAGIC		"STRIA-SB"	/* 8 bytes, no NUL */
 #define STRIA_SB_MAGIC_LEN	8
@@ -54,6 +54,7 @@
 #define STRIA_SB_FORMAT		1U		/* this format's version */
 #define STRIA_SB_LAYOUT_RAID0	1U		/* geom.h RAID0 layout version */
 #define STRIA_SB_LAYOUT_RAID56	1U		/* geom.h RAID5/6 layout version */
+#define STRIA_SB_LAYOUT_RAID10	1U		/* geom_raid10.h RAID1/10 (md's) */
 #define STRIA_SB_DATA_OFFSET	2048ULL		/* sectors: 1 MiB */
 #define STRIA_SB_NAME_LEN	32		/* bytes, NUL-padded */
 #define STRIA_SB_HOST_LEN	64		/* bytes, NUL-padded */
@@ -415,12 +416,31 @@ static inline uint32_t stria_crc32c(const void *buf, size_t len)
 #endif
 
 /**
+ * stria_sb_layout_version() - the layout version a level's superblock holds
+ * @level: RAID level
+ */
+static inline __u32 stria_sb_layout_version(__u32 level)
+{
+	switch (level) {
+	case 0:
+		return STRIA_SB_LAYOUT_RAID0;
+	case 1:
+	case 10:
+		return STRIA_SB_LAYOUT_RAID10;
+	default:
+		return STRIA_SB_LAYOUT_RAID56;
+	}
+}
+
+/**
  * stria_parity_layout_name() - md's name of a parity layout
  * @level: RAID level
- * @layout: STRIA_LAYOUT_* (geom.h), as in stria_sb.parity_layout
+ * @layout: STRIA_LAYOUT_* (geom.h), or md's RAID10 layout word, as in
+ *	stria_sb.parity_layout
  *
  * Return: "left-asymmetric", "right-asymmetric", "left-symmetric" or
- * "right-symmetric"; "none" on RAID0; "unknown" when out of range.
+ * "right-symmetric"; "none" on RAID0; on RAID1 and RAID10 md's names of
+ * the layout word ("n2", "f2", "o2", ...); "unknown" when out of range.
  */
 static inline const char *stria_parity_layout_name(__u32 level, __u32 layout)
 {
@@ -431,8 +451,22 @@ static inline const char *stria_parity_layout_name(__u32 level, __u32 layout)
 		[STRIA_LAYOUT_RIGHT_SYMMETRIC]	= "right-symmetric",
 	};
 
+	static const char *const mirrors[3][STRIA_R10_MAX_COPIES + 1] = {
+		{ NULL, NULL, "n2", "n3", "n4" },
+		{ NULL, NULL, "f2", "f3", "f4" },
+		{ NULL, NULL, "o2", "o3", "o4" },
+	};
+	__u32 near = layout & STRIA_R10_NEAR_MASK;
+	__u32 far = (layout >> STRIA_R10_FAR_SHIFT) & STRIA_R10_FAR_MASK;
+
 	if (level == 0)
 		return "none";
+	if (level == 1 || level == 10) {
+		if (!stria_r10_layout_valid(layout, STRIA_GEOM_MAX_MEMBERS))
+			return "unknown";
+		return far == 1 ? mirrors[0][near] :
+		       mirrors[layout & STRIA_R10_OFFSET ? 2 : 1][far];
+	}
 	return layout <= STRIA_LAYOUT_RIGHT_SYMMETRIC ? names[layout] :
 	       "unknown";
 }
@@ -502,9 +536,9 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 					      ~STRIA_SB_FEAT_INCOMPAT_KNOWN));
 		return -EPROTONOSUPPORT;
 	}
-	if ((level != 0 && level != 5 && level != 6) ||
-	    stria_le32(sb->layout) != (level ? STRIA_SB_LAYOUT_RAID56 :
-				       STRIA_SB_LAYOUT_RAID0)) {
+	if ((level != 0 && level != 1 && level != 5 && level != 6 &&
+	     level != 10) ||
+	    stria_le32(sb->layout) != stria_sb_layout_version(level)) {
 		snprintf(why, len, "unsupported level %u layout %u",
 			 level, stria_le32(sb->layout));
 		return -EPROTONOSUPPORT;
@@ -516,13 +550,17 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 			 nr, role, level, min_members, STRIA_GEOM_MAX_MEMBERS);
 		return -EBADMSG;
 	}
-	if (level ? playout > STRIA_LAYOUT_RIGHT_SYMMETRIC : playout != 0) {
-		snprintf(why, len, "bad parity layout %u for RAID%u", playout,
-			 level);
+	if (level == 5 || level == 6 ? playout > STRIA_LAYOUT_RIGHT_SYMMETRIC :
+	    level == 10 ? !stria_r10_layout_valid(playout, nr) :
+	    level == 1 ? playout != stria_r10_layout(nr, 1, false) :
+	    playout != 0) {
+		snprintf(why, len, level == 1 || level == 10 ?
+			 "bad mirror layout 0x%x for RAID%u of %u members" :
+			 "bad parity layout %u for RAID%u", playout, level, nr);
 		return -EBADMSG;
 	}
-	if (stria_geom_init(&g, level, playout, nr,
-			    stria_le32(sb->chunk_sectors), dsec) ||
+	if (stria_geom_setup(&g, level, playout, nr,
+			     stria_le32(sb->chunk_sectors), dsec) ||
 	    g.member_sectors != dsec) {
 		snprintf(why, len, "bad geometry: %u-sector chunks, %llu data sectors x %u members",
 			 stria_le32(sb->chunk_sectors),
@@ -736,7 +774,7 @@ static inline int stria_sb_readd(const struct stria_sb *sb, __u64 events,
 static inline int stria_sb_geom(const struct stria_sb *sb,
 				struct stria_geom *g)
 {
-	int ret = stria_geom_init(g, stria_le32(sb->level),
+	int ret = stria_geom_setup(g, stria_le32(sb->level),
 				  stria_le32(sb->parity_layout),
 				  stria_le32(sb->nr_members),
 				  stria_le32(sb->chunk_sectors),

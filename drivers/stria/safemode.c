@@ -166,7 +166,7 @@ int stria_safe_init(struct stria_array *a)
 	INIT_WORK(&s->clean_work, stria_safe_clean_work);
 	INIT_WORK(&s->dirty_work, stria_safe_dirty_work);
 	s->delay_ms = STRIA_SAFE_DELAY_MS;
-	s->enabled = stria_geom_nr_parity(&a->geom) > 0;
+	s->enabled = stria_geom_redundant(&a->geom);
 	ret = percpu_ref_init(&s->writes, stria_safe_release,
 			      PERCPU_REF_ALLOW_REINIT, GFP_KERNEL);
 	if (ret)

@@ -183,8 +183,8 @@ int stria_check_create(struct stria_spec *spec, struct stria_opened *o,
 		}
 		min = min(min, s);
 	}
-	if (stria_geom_init(g, spec->level, spec->layout, spec->nr_members,
-			    spec->chunk_sectors, min - STRIA_SB_DATA_OFFSET)) {
+	if (stria_geom_setup(g, spec->level, spec->layout, spec->nr_members,
+			     spec->chunk_sectors, min - STRIA_SB_DATA_OFFSET)) {
 		stria_fail(spec, STRIA_NO_MEMBER, "invalid geometry");
 		return -EINVAL;
 	}
@@ -333,8 +333,15 @@ static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
 	const char *what = o->missing ? "missing or marked failed" :
 			   "marked failed";
 
-	if (nfail <= tol)
+	if (stria_geom_survives(g, missing))
 		return 0;
+	if (stria_geom_mirror(g)) {
+		bitmap_from_u64(fb, missing);
+		stria_fail(spec, STRIA_NO_MEMBER, "array '%s' cannot start: members (roles %*pbl) are %s%s, and some chunks have no other copy",
+			   spec->name, (int)STRIA_GEOM_MAX_MEMBERS, fb, what,
+			   o->rebuilding ? " or being rebuilt" : "");
+		return -EINVAL;
+	}
 	if (nfail == 1) {
 		for (i = 0; i < spec->nr_members; i++)
 			if (roles[i] < 64 && (o->failed & BIT_ULL(roles[i])))
@@ -461,6 +468,7 @@ static int stria_check_dirty(struct stria_spec *spec, struct stria_opened *o,
 {
 	u64 missing = o->failed | o->rebuilding;
 
+	/* a mirror has no parity to trust: its resync copies the first copy */
 	if (!o->dirty || !stria_geom_nr_parity(g) || !missing)
 		return 0;
 	if (spec->readonly) {

@@ -169,6 +169,9 @@ u32 stria_array_state(const struct stria_array *a)
 
 	if (!nfail)
 		return STRIA_STATE_ACTIVE;
+	if (stria_geom_mirror(&a->geom))
+		return stria_geom_survives(&a->geom, stria_array_missing(a)) ?
+		       STRIA_STATE_DEGRADED : STRIA_STATE_FAILED;
 	return nfail <= stria_geom_nr_parity(&a->geom) ? STRIA_STATE_DEGRADED :
 	       STRIA_STATE_FAILED;
 }

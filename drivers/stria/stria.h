@@ -20,7 +20,7 @@
 #include <linux/stria.h>
 
 #include "compat.h"
-#include "geom.h"
+#include "geom_raid10.h"
 #include "ondisk.h"
 
 /* The release, from the tree's VERSION file (drivers/stria/Kbuild) */
@@ -151,6 +151,7 @@ struct stria_level_ops {
 
 struct stria_raid0;
 struct stria_raid56;
+struct stria_raid10;
 struct stria_wib;
 struct stria_events;
 
@@ -319,6 +320,7 @@ struct stria_roles_ops {
  * @stats: per-CPU counters
  * @r0: RAID0 state (raid0.c), NULL on RAID5/6
  * @r56: RAID5/6 state (raid56.c), NULL on RAID0
+ * @r10: RAID1/10 state (raid10.c), NULL on the other levels
  * @wib: write-intent bitmap (bitmap.c), NULL when the array has none
  * @wib_chunk: its region size in member sectors, 0 when it has none: set
  *	with @wib, so that the superblock (superblock.c), below the bitmap,
@@ -392,6 +394,7 @@ struct stria_array {
 	struct stria_stats __percpu *stats;
 	struct stria_raid0 *r0;
 	struct stria_raid56 *r56;
+	struct stria_raid10 *r10;
 	struct stria_wib *wib;
 	u32 wib_chunk;
 	struct stria_events *uevents;
@@ -561,6 +564,24 @@ static inline bool stria_member_failed(const struct stria_member *m)
 static inline bool stria_member_in_sync(const struct stria_member *m)
 {
 	return READ_ONCE(m->state) == STRIA_STATE_ACTIVE;
+}
+
+/**
+ * stria_array_missing() - the roles not in sync
+ * @a: the array
+ *
+ * Return: bit i set for each role i whose member failed or is being
+ * rebuilt. Any context, no lock: a snapshot.
+ */
+static inline u64 stria_array_missing(const struct stria_array *a)
+{
+	u64 roles = 0;
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++)
+		if (!stria_member_in_sync(&a->members[i]))
+			roles |= BIT_ULL(i);
+	return roles;
 }
 
 /* The device of a member or spare, 0 for a role without one. */
@@ -767,6 +788,8 @@ int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob);
 bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
 			   u64 first, u64 last);
 void stria_bio_submit(struct bio *bio);
+void stria_rq_count_inflight(struct request *rq, atomic_t *counter);
+void stria_rq_drop_inflight(struct request *rq);
 void stria_clone_submit_part(struct stria_array *a, struct request *rq,
 			     struct stria_member *m, struct bio *src,
 			     u32 skip, u32 len, u64 sector);
@@ -778,6 +801,9 @@ extern const struct stria_level_ops stria_raid0_ops;
 ssize_t stria_raid56_stats_show(struct stria_array *a, char *buf);
 extern const struct stria_level_ops stria_raid5_ops;
 extern const struct stria_level_ops stria_raid6_ops;
+
+/* raid10.c */
+extern const struct stria_level_ops stria_raid10_ops;
 
 /* safemode.c */
 int stria_safe_init(struct stria_array *a);

@@ -113,8 +113,7 @@ void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
 	memset(sb, 0, sizeof(*sb));
 	memcpy(sb->magic, STRIA_SB_MAGIC, STRIA_SB_MAGIC_LEN);
 	sb->format = cpu_to_le32(STRIA_SB_FORMAT);
-	sb->layout = cpu_to_le32(a->geom.level ? STRIA_SB_LAYOUT_RAID56 :
-				 STRIA_SB_LAYOUT_RAID0);
+	sb->layout = cpu_to_le32(stria_sb_layout_version(a->geom.level));
 	memcpy(sb->array_uuid, a->uuid, STRIA_UUID_LEN);
 	memcpy(sb->member_uuid, m->uuid, STRIA_UUID_LEN);
 	strscpy(sb->name, a->name, sizeof(sb->name));

@@ -411,7 +411,7 @@ void stria_sync_kick(struct stria_array *a, bool after_error)
 
 	lockdep_assert_held(&a->cfg_lock);
 	if (READ_ONCE(a->stopping) || s->action != STRIA_SYNC_IDLE ||
-	    !stria_geom_nr_parity(&a->geom) ||
+	    !stria_geom_redundant(&a->geom) ||
 	    stria_array_state(a) == STRIA_STATE_FAILED)
 		return;
 	if (after_error && stria_array_failed_roles(a) == s->start_failed)
@@ -474,8 +474,8 @@ int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
 	u32 shift = a->geom.chunk_shift;
 	int ret = 0;
 
-	if (!stria_geom_nr_parity(&a->geom)) {
-		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: it has no parity to check",
+	if (!stria_geom_redundant(&a->geom)) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: it has no parity or copies to check",
 			 a->name);
 		return -EINVAL;
 	}

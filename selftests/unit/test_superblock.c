@@ -74,8 +74,7 @@ static int check_shape(struct stria_sb *sb, unsigned int level,
 {
 	good_sb(sb);
 	sb->level = stria_cpu_le32(level);
-	sb->layout = stria_cpu_le32(level ? STRIA_SB_LAYOUT_RAID56 :
-				    STRIA_SB_LAYOUT_RAID0);
+	sb->layout = stria_cpu_le32(stria_sb_layout_version(level));
 	sb->nr_members = stria_cpu_le32(nr);
 	sb->role = stria_cpu_le32(0);
 	sb->parity_layout = stria_cpu_le32(pl);
@@ -806,9 +805,26 @@ int main(void)
 	ret = check_shape(sb, 4, 4, 0, 0, why, sizeof(why));
 	tap(ret == -EPROTONOSUPPORT && strstr(why, "level 4"),
 	    "RAID4 refused as unsupported (%s)", why);
+	ret = check_shape(sb, 2, 2, 0, 0, why, sizeof(why));
+	tap(ret == -EPROTONOSUPPORT && strstr(why, "level 2"),
+	    "RAID2 refused as unsupported (%s)", why);
 	ret = check_shape(sb, 1, 2, 0, 0, why, sizeof(why));
-	tap(ret == -EPROTONOSUPPORT && strstr(why, "level 1"),
-	    "RAID1 refused as unsupported (%s)", why);
+	tap(ret == -EBADMSG && strstr(why, "mirror layout 0x0 for RAID1 of 2"),
+	    "RAID1 with layout 0 refused (%s)", why);
+	ret = check_shape(sb, 1, 3, 0x103, 0x3, why, sizeof(why));
+	tap(ret == 0, "RAID1 of 3 (near 3), two failed, passes (%s)", ret ? why : "");
+	ret = check_shape(sb, 1, 3, 0x102, 0, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "mirror layout 0x102"),
+	    "RAID1 of 3 with 2 copies refused: RAID1 has a copy per member (%s)", why);
+	ret = check_shape(sb, 10, 4, 0x102, 0x5, why, sizeof(why));
+	tap(ret == 0, "RAID10 n2 over 4 passes (%s)", ret ? why : "");
+	ret = check_shape(sb, 10, 4, 0x10201, 0, why, sizeof(why));
+	tap(ret == 0, "RAID10 o2 over 4 passes (%s)", ret ? why : "");
+	ret = check_shape(sb, 10, 4, 0x202, 0, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "mirror layout 0x202"),
+	    "RAID10 with near and far copies refused (%s)", why);
+	ret = check_shape(sb, 10, 2, 0x103, 0, why, sizeof(why));
+	tap(ret == -EBADMSG, "RAID10 with more copies than members refused (%s)", why);
 	ret = check_shape(sb, 5, 3, 4, 0, why, sizeof(why));
 	tap(ret == -EBADMSG && strstr(why, "parity layout 4"),
 	    "RAID5 with parity layout 4 refused (%s)", why);

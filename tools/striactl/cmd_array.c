@@ -185,18 +185,50 @@ static int name_ok(const char *name)
 	return stria_name_valid(buf);
 }
 
-/* RAID level: 0, 5 or 6, also as raid0, raid5, raid6. Returns -1 otherwise. */
+/*
+ * RAID level: 0, 1, 5, 6 or 10, also as raid0 ... raid10, and "mirror" for
+ * 1 (mdadm's names). Returns -1 otherwise.
+ */
 static int parse_level(const char *s)
 {
+	if (!strcmp(s, "mirror"))
+		return 1;
 	if (!strncmp(s, "raid", 4))
 		s += 4;
 	if (!strcmp(s, "0"))
 		return 0;
+	if (!strcmp(s, "1"))
+		return 1;
+	if (!strcmp(s, "10"))
+		return 10;
 	if (!strcmp(s, "5"))
 		return 5;
 	if (!strcmp(s, "6"))
 		return 6;
 	return -1;
+}
+
+/*
+ * RAID10 layouts as mdadm spells them: n2..n4, f2..f4, o2..o4. Returns
+ * the layout word, or -1.
+ */
+static int parse_mirror_layout(const char *s)
+{
+	int copies;
+
+	if (strlen(s) != 2 || s[1] < '2' || s[1] > '4')
+		return -1;
+	copies = s[1] - '0';
+	switch (s[0]) {
+	case 'n':
+		return (int)STRIA_R10_LAYOUT(copies, 1, 0);
+	case 'f':
+		return (int)STRIA_R10_LAYOUT(1, copies, 0);
+	case 'o':
+		return (int)STRIA_R10_LAYOUT(1, copies, 1);
+	default:
+		return -1;
+	}
 }
 
 /* md's layout names and short forms. Returns STRIA_PARITY_*, or -1. */
@@ -226,7 +258,8 @@ static int parse_layout(const char *s)
 static int check_module_level(struct ctx *c, int level,
 			      const struct stria_ioc_info *info)
 {
-	uint64_t want = level == 6 ? STRIA_FEAT_RAID6 : STRIA_FEAT_RAID5;
+	uint64_t want = level == 6 ? STRIA_FEAT_RAID6 :
+			level == 5 ? STRIA_FEAT_RAID5 : STRIA_FEAT_MIRROR;
 
 	if (level && !(info->features & want)) {
 		err_msg(c, "the loaded stria module (%.31s) does not support RAID%d: load a newer one",
@@ -378,17 +411,25 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		return usage_error(c, "invalid array name '%s': use 1 to 31 characters from A-Z a-z 0-9 . _ - (not starting with . or -)",
 				   name);
 	if (!level)
-		return usage_error(c, "missing --level (0, 5 or 6)");
+		return usage_error(c, "missing --level (0, 1, 5, 6 or 10)");
 	lvl = parse_level(level);
 	if (lvl < 0) {
-		err_msg(c, "RAID level '%s' is not supported (supported: 0, 5, 6)", level);
+		err_msg(c, "RAID level '%s' is not supported (supported: 0, 1, 5, 6, 10)", level);
 		return EXIT_USAGE;
 	}
-	if (layout && !lvl) {
-		err_msg(c, "RAID0 has no parity layout: --layout is for levels 5 and 6");
+	if (layout && (!lvl || lvl == 1)) {
+		err_msg(c, "RAID%d has %s: --layout is for levels 5, 6 and 10",
+			lvl, lvl ? "one layout, a copy on each member" : "no parity layout");
 		return EXIT_USAGE;
 	}
-	if (layout) {
+	if (layout && lvl == 10) {
+		lay = parse_mirror_layout(layout);
+		if (lay < 0) {
+			err_msg(c, "unknown RAID10 layout '%s': use n2, n3, n4 (near copies), f2, f3, f4 (far) or o2, o3, o4 (offset)",
+				layout);
+			return EXIT_USAGE;
+		}
+	} else if (layout) {
 		lay = parse_layout(layout);
 		if (lay < 0) {
 			err_msg(c, "unknown layout '%s': use left-asymmetric (la), right-asymmetric (ra), left-symmetric (ls) or right-symmetric (rs)",
@@ -402,7 +443,7 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!lvl && (bm > 0 || bm_chunk)) {
-		err_msg(c, "RAID0 has no redundancy to resync and keeps no write-intent bitmap: %s is for levels 5 and 6",
+		err_msg(c, "RAID0 has no redundancy to resync and keeps no write-intent bitmap: %s is for levels 1, 5, 6 and 10",
 			bm > 0 ? "--bitmap internal" : "--bitmap-chunk");
 		return EXIT_USAGE;
 	}
@@ -1619,6 +1660,12 @@ int cmd_scrub(struct ctx *c, int argc, char **argv)
 		}
 		err_msg(c, "%s: %s", arr, strerror(err));
 		return EXIT_FAIL;
+	}
+	if (range && (q.level == 1 || q.level == 10)) {
+		close(fd);
+		err_msg(c, "%s: --range is for RAID5 and RAID6: a row of a RAID%u array holds no one range of it (scrub all of it)",
+			arr, q.level);
+		return EXIT_USAGE;
 	}
 	if (range) {
 		nd = q.nr_members - (q.level == 6 ? 2 : q.level == 5 ? 1 : 0);

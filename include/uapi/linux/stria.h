@@ -43,6 +43,7 @@
 #define STRIA_FEAT_RUN		(1ULL << 10)	/* ASSEMBLE: STRIA_ARRAY_F_RUN */
 #define STRIA_FEAT_HOMEHOST	(1ULL << 11)	/* CREATE: homehost */
 #define STRIA_FEAT_READONLY	(1ULL << 12)	/* ASSEMBLE: STRIA_ARRAY_F_READONLY; STRIA_IOC_MODE */
+#define STRIA_FEAT_MIRROR	(1ULL << 13)	/* levels 1 and 10, md's layout words */
 
 #define STRIA_VERSION_LEN	32
 
@@ -92,6 +93,14 @@ struct stria_ioc_info {
 #define STRIA_PARITY_LEFT_SYMMETRIC	2	/* the default, as in md */
 #define STRIA_PARITY_RIGHT_SYMMETRIC	3
 #define STRIA_PARITY_NONE	0xffffffffU	/* query: RAID0 has no parity */
+
+/*
+ * RAID1 and RAID10 layouts: md's layout word, near copies in bits 0-7,
+ * far copies in bits 8-15, bit 16 for the offset layout. RAID10's default
+ * is near 2 (0x102); RAID1 is near N over its N members.
+ */
+#define STRIA_R10_LAYOUT(near, far, offset) \
+	((__u32)(near) | (__u32)(far) << 8 | ((offset) ? 1U << 16 : 0))
 
 /* stria_ioc_array.flags */
 #define STRIA_ARRAY_F_LAYOUT	(1U << 0)	/* create: @layout is set */

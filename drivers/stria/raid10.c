@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stria RAID1 and RAID10: md's placement (geom_raid10.h), blk-mq requests
+ * through io.c like RAID5/6.
+ *
+ * A read goes to one copy, chosen by stria_mirror_choose() from what the
+ * reading CPU alone has sent (mirror_read.h): its reads in flight to each
+ * member and where its last read of each member ended, kept per CPU here.
+ * A read a member fails is queued again (io.c) once that member is failed,
+ * and goes to another copy.
+ *
+ * A write, discard or write-zeroes goes to every copy whose member has not
+ * failed (a member being rebuilt too). A copy left out for a failed member
+ * holds the request until the superblocks record the failure
+ * (stria_rq_skipped()), as on RAID5/6. Requests stay within a chunk
+ * (chunk_sectors); discard and write-zeroes, which the block layer does not
+ * cut at chunks, are cut here.
+ *
+ * Layering (Documentation/stria/layers.rst): a level, behind
+ * stria_raid10_ops; calls the services.
+ */
+#include <linux/blk-mq.h>
+#include <linux/delay.h>
+#include <linux/hash.h>
+#include <linux/percpu.h>
+
+#include "stria.h"
+#include "mirror_read.h"
+
+/**
+ * struct stria_r10_cpu - what one CPU has sent to each member
+ * @inflight: its reads in flight, per member (dropped by whichever CPU
+ *	completes them)
+ * @last_end: member sector after its last read of each member; U64_MAX
+ *	before the first
+ */
+struct stria_r10_cpu {
+	atomic_t inflight[STRIA_GEOM_MAX_MEMBERS];
+	u64 last_end[STRIA_GEOM_MAX_MEMBERS];
+};
+
+/* hashed barrier slots: writes to a chunk and the sync of it exclude */
+#define STRIA_R10_BARRIERS	1024
+
+/**
+ * struct stria_r10_barrier - one slot of the barrier
+ * @writers: writes in flight to chunks of this slot
+ * @held: the sync copies or compares a chunk of this slot: writes wait
+ */
+struct stria_r10_barrier {
+	atomic_t writers;
+	atomic_t held;
+};
+
+/**
+ * struct stria_raid10 - RAID1/10 state
+ * @cpu: per-CPU read state
+ * @node: NUMA node of each member's device (NUMA_NO_NODE when unknown)
+ * @barrier: writes against the sync, by chunk (hashed)
+ * @sync_pages: the sync's buffers, one chunk per copy, in pages
+ * @sync_nr_pages: pages per chunk
+ */
+struct stria_raid10 {
+	struct stria_r10_cpu __percpu *cpu;
+	int node[STRIA_GEOM_MAX_MEMBERS];
+	struct stria_r10_barrier barrier[STRIA_R10_BARRIERS];
+	struct page **sync_pages[STRIA_R10_MAX_COPIES];
+	u32 sync_nr_pages;
+};
+
+static struct stria_r10_barrier *stria_r10_slot(struct stria_raid10 *r,
+						u64 chunk)
+{
+	return &r->barrier[hash_64(chunk, ilog2(STRIA_R10_BARRIERS))];
+}
+
+/*
+ * A write enters the chunk's slot, unless the sync holds it: then it is
+ * sent back (BLK_STS_RESOURCE) and blk-mq runs it again shortly. Pairs
+ * with stria_r10_hold(): each side raises its count, then looks at the
+ * other's.
+ */
+static bool stria_r10_enter(struct stria_array *a, struct request *rq,
+			    u64 chunk)
+{
+	struct stria_r10_barrier *b = stria_r10_slot(a->r10, chunk);
+
+	if (atomic_read(&b->held))
+		return false;
+	stria_rq_count_inflight(rq, &b->writers);
+	smp_mb__after_atomic();
+	if (!atomic_read(&b->held))
+		return true;
+	stria_rq_drop_inflight(rq);
+	return false;
+}
+
+/* The sync takes the slot of @chunk: new writes wait, those in flight end. */
+static struct stria_r10_barrier *stria_r10_hold(struct stria_raid10 *r,
+						u64 chunk)
+{
+	struct stria_r10_barrier *b = stria_r10_slot(r, chunk);
+
+	atomic_inc(&b->held);
+	smp_mb__after_atomic();
+	while (atomic_read(&b->writers))
+		usleep_range(50, 100);
+	return b;
+}
+
+static void stria_r10_release(struct stria_array *a,
+			      struct stria_r10_barrier *b)
+{
+	atomic_dec(&b->held);
+	/* the writes sent back meanwhile */
+	blk_mq_run_hw_queues(a->disk->queue, true);
+}
+
+/* The member may serve a read of @msector: in sync, or rebuilt that far. */
+static bool stria_r10_readable(struct stria_array *a, u32 role, u64 msector)
+{
+	struct stria_member *m = &a->members[role];
+
+	if (stria_member_in_sync(m))
+		return true;
+	return READ_ONCE(m->state) == STRIA_STATE_REBUILDING &&
+	       msector < READ_ONCE(a->sync.rebuild_ckpt);
+}
+
+static blk_status_t stria_r10_read(struct stria_array *a, struct request *rq)
+{
+	struct stria_raid10 *r = a->r10;
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	struct stria_mirror_copy c[STRIA_R10_MAX_COPIES];
+	u32 k, n = stria_r10_copies(&a->geom.r10);
+	u64 pos = blk_rq_pos(rq), chunk = pos >> a->geom.chunk_shift;
+	struct stria_r10_cpu *pc;
+	blk_status_t st;
+	int pick;
+
+	stria_r10_map(&a->geom.r10, pos, locs);
+	pc = get_cpu_ptr(r->cpu);
+	for (k = 0; k < n; k++) {
+		u32 m = locs[k].member;
+
+		c[k].usable = stria_r10_readable(a, m, locs[k].sector);
+		c[k].node = r->node[m];
+		c[k].inflight = atomic_read(&pc->inflight[m]);
+		c[k].last_end = pc->last_end[m];
+		c[k].sector = locs[k].sector;
+	}
+	pick = stria_mirror_choose(c, n, numa_node_id(), chunk,
+				   stria_sync_owed(a, locs[0].sector));
+	if (pick < 0) {
+		put_cpu_ptr(r->cpu);
+		return BLK_STS_IOERR;
+	}
+	k = pick;
+	pc->last_end[locs[k].member] = locs[k].sector + blk_rq_sectors(rq);
+	/* queued again after a failed copy: counted for the new one only */
+	stria_rq_drop_inflight(rq);
+	stria_rq_count_inflight(rq, &pc->inflight[locs[k].member]);
+	put_cpu_ptr(r->cpu);
+	st = stria_rq_to_member(a, rq, &a->members[locs[k].member],
+				a->data_offset + locs[k].sector);
+	return st;
+}
+
+/* Roles of the copies in @locs whose members failed: skipped by writes. */
+static u64 stria_r10_failed_copies(struct stria_array *a,
+				   const struct stria_loc *locs, u32 n)
+{
+	u64 skipped = 0;
+	u32 k;
+
+	for (k = 0; k < n; k++)
+		if (stria_member_failed(&a->members[locs[k].member]))
+			skipped |= BIT_ULL(locs[k].member);
+	return skipped;
+}
+
+/* The bitmap regions a write at array sector @pos holds: all its copies. */
+static bool stria_r10_bitmap_begin(struct stria_array *a, struct request *rq,
+				   u64 pos, u64 end)
+{
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	u32 k, n = stria_r10_copies(&a->geom.r10);
+	u64 first = U64_MAX, last = 0;
+
+	stria_r10_map(&a->geom.r10, pos, locs);
+	for (k = 0; k < n; k++)
+		first = min(first, locs[k].sector);
+	stria_r10_map(&a->geom.r10, end - 1, locs);
+	for (k = 0; k < n; k++)
+		last = max(last, locs[k].sector);
+	return stria_rq_bitmap_begin(a, rq, first, last);
+}
+
+static blk_status_t stria_r10_write(struct stria_array *a, struct request *rq)
+{
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	u32 k, n = stria_r10_copies(&a->geom.r10);
+	struct bio_list clones = BIO_EMPTY_LIST;
+	u64 pos = blk_rq_pos(rq), skipped;
+	struct bio *bio;
+
+	if (!stria_r10_enter(a, rq, pos >> a->geom.chunk_shift))
+		return BLK_STS_RESOURCE;
+	if (!stria_r10_bitmap_begin(a, rq, pos, pos + blk_rq_sectors(rq)))
+		return BLK_STS_RESOURCE;
+	stria_r10_map(&a->geom.r10, pos, locs);
+	skipped = stria_r10_failed_copies(a, locs, n);
+	/* no copy left: the array has failed */
+	if (hweight64(skipped) == n)
+		return BLK_STS_IOERR;
+	for (k = 0; k < n; k++) {
+		struct stria_member *m = &a->members[locs[k].member];
+
+		if (skipped & BIT_ULL(locs[k].member))
+			continue;
+		__rq_for_each_bio(bio, rq) {
+			if (stria_clone_prepare(a, rq, m, bio, a->data_offset +
+						locs[k].sector +
+						(bio->bi_iter.bi_sector - pos),
+						&clones)) {
+				stria_clones_drop(&clones);
+				return BLK_STS_RESOURCE;
+			}
+		}
+	}
+	if (skipped)
+		stria_rq_skipped(rq, skipped);
+	stria_count_io(a, rq);
+	stria_clones_submit(rq, &clones);
+	return BLK_STS_OK;
+}
+
+/*
+ * Discard and write-zeroes, which may cross chunks: each chunk's piece
+ * goes to that chunk's copies.
+ */
+static blk_status_t stria_r10_zero(struct stria_array *a, struct request *rq)
+{
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	u32 k, n = stria_r10_copies(&a->geom.r10);
+	struct bio_list clones = BIO_EMPTY_LIST;
+	u64 pos = blk_rq_pos(rq), end = pos + blk_rq_sectors(rq), len;
+	stria_opf_t opf = (stria_opf_t)req_op(rq) |
+			  (rq->cmd_flags & REQ_NOUNMAP);
+	u64 skipped = 0;
+
+	/* the limits keep it within two chunks: a slot for each */
+	if (!stria_r10_enter(a, rq, pos >> a->geom.chunk_shift) ||
+	    ((end - 1) >> a->geom.chunk_shift != pos >> a->geom.chunk_shift &&
+	     !stria_r10_enter(a, rq, (end - 1) >> a->geom.chunk_shift)))
+		return BLK_STS_RESOURCE;
+	if (!stria_r10_bitmap_begin(a, rq, pos, end))
+		return BLK_STS_RESOURCE;
+	for (; pos < end; pos += len) {
+		len = min_t(u64, end - pos,
+			    stria_geom_chunk_sectors_left(&a->geom, pos));
+		stria_r10_map(&a->geom.r10, pos, locs);
+		for (k = 0; k < n; k++) {
+			struct stria_member *m = &a->members[locs[k].member];
+
+			if (stria_member_failed(m)) {
+				skipped |= BIT_ULL(locs[k].member);
+				continue;
+			}
+			if (stria_clone_prepare_empty(a, rq, m, opf,
+						      a->data_offset +
+						      locs[k].sector, len,
+						      &clones)) {
+				stria_clones_drop(&clones);
+				return BLK_STS_RESOURCE;
+			}
+		}
+	}
+	if (skipped)
+		stria_rq_skipped(rq, skipped);
+	this_cpu_inc(a->stats->discards);
+	stria_clones_submit(rq, &clones);
+	return BLK_STS_OK;
+}
+
+static blk_status_t stria_raid10_queue_rq(struct stria_array *a,
+					  struct request *rq)
+{
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		return stria_r10_read(a, rq);
+	case REQ_OP_WRITE:
+		return stria_r10_write(a, rq);
+	case REQ_OP_DISCARD:
+	case REQ_OP_WRITE_ZEROES:
+		return stria_r10_zero(a, rq);
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+}
+
+
+/* ---- sync: rebuild, replace, resync, check, repair --------------------- */
+
+/*
+ * Read or write one chunk of member @m at member sector @sector from or to
+ * the pages of @pages. A real error fails the member (the usual rule).
+ */
+static int stria_r10_member_io(struct stria_array *a, struct stria_member *m,
+			       stria_opf_t opf, u64 sector, struct page **pages)
+{
+	struct stria_raid10 *r = a->r10;
+	blk_status_t st;
+	struct bio *bio;
+	u32 i;
+
+	bio = stria_bio_alloc(m->dev.bdev, r->sync_nr_pages, opf, GFP_NOIO);
+	bio->bi_iter.bi_sector = a->data_offset + sector;
+	for (i = 0; i < r->sync_nr_pages; i++)
+		__bio_add_page(bio, pages[i], PAGE_SIZE, 0);
+	submit_bio_wait(bio);
+	st = bio->bi_status;
+	bio_put(bio);
+	if (!st)
+		return 0;
+	if (m->role != STRIA_SB_ROLE_SPARE && stria_member_io_error(m, st))
+		stria_array_member_failed(a);
+	return -EIO;
+}
+
+/*
+ * Check or repair one chunk: every copy in sync is read and compared, a
+ * page at a time. Each copy that differs from the first counts its
+ * sectors in @mismatches; a repair writes, page by page, the data of the
+ * majority (or, without one, of the first copy: stria_mirror_vote()) over
+ * the copies that differ from it.
+ */
+static int stria_r10_compare(struct stria_array *a, const struct stria_loc *locs,
+			     u32 n, bool repair, u64 *mismatches)
+{
+	struct stria_raid10 *r = a->r10;
+	bool usable[STRIA_R10_MAX_COPIES], same[STRIA_R10_MAX_COPIES *
+						 STRIA_R10_MAX_COPIES];
+	bool dirty[STRIA_R10_MAX_COPIES] = { }, maj;
+	u32 k, j, p, nread = 0;
+	int ret, first = -1, w;
+
+	for (k = 0; k < n; k++) {
+		struct stria_member *m = &a->members[locs[k].member];
+
+		usable[k] = stria_member_in_sync(m);
+		if (!usable[k])
+			continue;
+		ret = stria_r10_member_io(a, m, REQ_OP_READ, locs[k].sector,
+					  r->sync_pages[k]);
+		if (ret)
+			return ret;
+		if (first < 0)
+			first = k;
+		nread++;
+	}
+	if (nread < 2)
+		return 0;
+	for (p = 0; p < r->sync_nr_pages; p++) {
+		for (k = 0; k < n; k++)
+			for (j = k + 1; j < n; j++)
+				same[k * n + j] = usable[k] && usable[j] &&
+					!memcmp(page_address(r->sync_pages[k][p]),
+						page_address(r->sync_pages[j][p]),
+						PAGE_SIZE);
+		for (k = first + 1; k < n; k++)
+			if (usable[k] && !same[first * n + k])
+				*mismatches += PAGE_SIZE >> SECTOR_SHIFT;
+		w = stria_mirror_vote(same, usable, n, &maj);
+		for (k = 0; k < n && repair; k++) {
+			if (!usable[k] || (int)k == w ||
+			    ((int)k < w ? same[k * n + w] : same[w * n + k]))
+				continue;
+			/* the winner's page is never itself overwritten */
+			memcpy(page_address(r->sync_pages[k][p]),
+			       page_address(r->sync_pages[w][p]), PAGE_SIZE);
+			dirty[k] = true;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		if (!dirty[k])
+			continue;
+		ret = stria_r10_member_io(a, &a->members[locs[k].member],
+					  REQ_OP_WRITE, locs[k].sector,
+					  r->sync_pages[k]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The first copy in sync, or -1. */
+static int stria_r10_source(struct stria_array *a, const struct stria_loc *locs,
+			    u32 n)
+{
+	u32 k;
+
+	for (k = 0; k < n; k++)
+		if (stria_member_in_sync(&a->members[locs[k].member]))
+			return k;
+	return -1;
+}
+
+/*
+ * Rebuild, replace or resync one array chunk from its first copy in sync:
+ * to the copies being rebuilt, to the replacement of the member being
+ * replaced, or to every other copy in sync.
+ */
+static int stria_r10_copy(struct stria_array *a, const struct stria_loc *locs,
+			  u32 n, enum stria_sync_op op)
+{
+	struct stria_raid10 *r = a->r10;
+	struct page **buf = r->sync_pages[0];
+	int src = stria_r10_source(a, locs, n), ret;
+	bool read = false;
+	u32 k;
+
+	if (src < 0)
+		return -ENODEV;
+	for (k = 0; k < n; k++) {
+		struct stria_member *m = &a->members[locs[k].member];
+
+		if (op == STRIA_SYNC_OP_REBUILD ?
+		    READ_ONCE(m->state) != STRIA_STATE_REBUILDING :
+		    op == STRIA_SYNC_OP_REPLACE ? locs[k].member != a->repl_role :
+		    (int)k == src || !stria_member_in_sync(m))
+			continue;
+		if (!read) {
+			ret = stria_r10_member_io(a, &a->members[locs[src].member],
+						  REQ_OP_READ, locs[src].sector,
+						  buf);
+			if (ret)
+				return ret;
+			read = true;
+		}
+		ret = stria_r10_member_io(a, op == STRIA_SYNC_OP_REPLACE ?
+					  &a->repl : m, REQ_OP_WRITE,
+					  locs[k].sector, buf);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * stria_raid10_sync_stripe() - background work on one row of member chunks
+ * @a: a RAID1 or RAID10 array
+ * @row: the member chunk row
+ * @op: what to do, see enum stria_sync_op
+ * @mismatches: raised by the sectors of copies that differ (CHECK, REPAIR)
+ *
+ * Each array chunk is worked on at its first copy, whose row is the lowest
+ * of its copies: once rows below R are done, every copy in them is. The
+ * chunk's barrier slot keeps writes out meanwhile.
+ *
+ * Return: 0, -EIO when a member failed a read or write, -ENODEV when no
+ * copy in sync is left to work from.
+ */
+static int stria_raid10_sync_stripe(struct stria_array *a, u64 row,
+				    enum stria_sync_op op, u64 *mismatches)
+{
+	const struct stria_r10_geom *g = &a->geom.r10;
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	u32 d, n = stria_r10_copies(g), shift = g->chunk_shift;
+	struct stria_r10_barrier *b;
+	u64 scratch = 0;
+	int ret = 0;
+
+	if (row >= a->geom.member_sectors >> shift)
+		return -ENODEV;
+	if (op == STRIA_SYNC_OP_REPLACE &&
+	    (a->repl_role == STRIA_NO_MEMBER ||
+	     !stria_member_in_sync(&a->members[a->repl_role]) ||
+	     READ_ONCE(a->repl.state) != STRIA_STATE_REPLACEMENT))
+		return -ENODEV;
+	if (!mismatches)
+		mismatches = &scratch;
+	for (d = 0; d < g->nr_members && !ret; d++) {
+		struct stria_loc here = { .member = d, .sector = row << shift };
+		u64 sector;
+
+		if (stria_r10_unmap(g, &here, &sector))
+			continue;
+		stria_r10_map(g, sector, locs);
+		if (locs[0].member != d || locs[0].sector != here.sector)
+			continue;
+		b = stria_r10_hold(a->r10, sector >> shift);
+		if (op == STRIA_SYNC_OP_CHECK || op == STRIA_SYNC_OP_REPAIR)
+			ret = stria_r10_compare(a, locs, n,
+						op == STRIA_SYNC_OP_REPAIR,
+						mismatches);
+		else
+			ret = stria_r10_copy(a, locs, n, op);
+		stria_r10_release(a, b);
+	}
+	return ret;
+}
+
+static void stria_raid10_limits(struct stria_array *a,
+				struct queue_limits *lim)
+{
+	u32 chunk = 1U << a->geom.chunk_shift;
+
+	/* a read or write stays within a chunk: one place per copy */
+	lim->chunk_sectors = chunk;
+	lim->io_opt = chunk << SECTOR_SHIFT;
+	/*
+	 * Discard and write-zeroes go to every copy, cut at chunks here; at
+	 * most a chunk long, so within two chunks (the block layer aligns
+	 * neither to chunks), each a slot of the barrier.
+	 */
+	if (lim->max_write_zeroes_sectors)
+		lim->max_write_zeroes_sectors = chunk;
+	if (lim->max_hw_discard_sectors) {
+		lim->max_hw_discard_sectors = chunk;
+		lim->max_discard_sectors = chunk;
+	}
+}
+
+static void stria_r10_free(struct stria_raid10 *r)
+{
+	u32 k, i;
+
+	for (k = 0; k < STRIA_R10_MAX_COPIES; k++) {
+		for (i = 0; r->sync_pages[k] && i < r->sync_nr_pages; i++)
+			if (r->sync_pages[k][i])
+				__free_page(r->sync_pages[k][i]);
+		kfree(r->sync_pages[k]);
+	}
+	free_percpu(r->cpu);
+	kfree(r);
+}
+
+static int stria_raid10_init(struct stria_array *a)
+{
+	struct stria_raid10 *r;
+	int cpu;
+	u32 i, k;
+
+	r = kzalloc_node(sizeof(*r), GFP_KERNEL, a->node);
+	if (!r)
+		return -ENOMEM;
+	r->cpu = alloc_percpu(struct stria_r10_cpu);
+	if (!r->cpu) {
+		kfree(r);
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu) {
+		struct stria_r10_cpu *pc = per_cpu_ptr(r->cpu, cpu);
+
+		for (i = 0; i < STRIA_GEOM_MAX_MEMBERS; i++)
+			pc->last_end[i] = U64_MAX;
+	}
+	r->sync_nr_pages = (1U << a->geom.chunk_shift) >> (PAGE_SHIFT - SECTOR_SHIFT);
+	for (k = 0; k < STRIA_R10_MAX_COPIES; k++) {
+		r->sync_pages[k] = kcalloc(r->sync_nr_pages, sizeof(struct page *),
+					   GFP_KERNEL);
+		if (!r->sync_pages[k])
+			goto out_free;
+		for (i = 0; i < r->sync_nr_pages; i++) {
+			r->sync_pages[k][i] = alloc_pages_node(a->node, GFP_KERNEL, 0);
+			if (!r->sync_pages[k][i])
+				goto out_free;
+		}
+	}
+	for (i = 0; i < a->nr_members; i++)
+		r->node[i] = a->members[i].dev.bdev ?
+			     a->members[i].dev.bdev->bd_disk->node_id :
+			     NUMA_NO_NODE;
+	a->r10 = r;
+	return 0;
+
+out_free:
+	stria_r10_free(r);
+	return -ENOMEM;
+}
+
+static void stria_raid10_exit(struct stria_array *a)
+{
+	if (!a->r10)
+		return;
+	stria_r10_free(a->r10);
+	a->r10 = NULL;
+}
+
+const struct stria_level_ops stria_raid10_ops = {
+	.level = 10,
+	.name = "raid10",
+	.queue_rq = stria_raid10_queue_rq,
+	.init = stria_raid10_init,
+	.exit = stria_raid10_exit,
+	.limits = stria_raid10_limits,
+	.sync_stripe = stria_raid10_sync_stripe,
+};

@@ -666,7 +666,7 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 	lockdep_assert_held(&stria_arrays_lock);
 	*role = STRIA_NO_MEMBER;
 	if (!stria_geom_redundant(&a->geom) || !a->ops->sync_stripe) {
-		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: a member can be replaced in raid1, raid5, raid6 and raid10 arrays, which can rebuild one",
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: replace needs a level that can rebuild a member (raid1, 5, 6 or 10)",
 			 a->name);
 		return -EINVAL;
 	}

@@ -88,6 +88,7 @@ static bool stria_r10_enter(struct stria_array *a, struct request *rq,
 	if (atomic_read(&b->held))
 		return false;
 	stria_rq_count_inflight(rq, &b->writers);
+	/* our count before the look at held; pairs with stria_r10_hold() */
 	smp_mb__after_atomic();
 	if (!atomic_read(&b->held))
 		return true;
@@ -102,6 +103,7 @@ static struct stria_r10_barrier *stria_r10_hold(struct stria_raid10 *r,
 	struct stria_r10_barrier *b = stria_r10_slot(r, chunk);
 
 	atomic_inc(&b->held);
+	/* held before the look at writers; pairs with stria_r10_enter() */
 	smp_mb__after_atomic();
 	while (atomic_read(&b->writers))
 		usleep_range(50, 100);

@@ -142,7 +142,8 @@
  * @failed: members marked failed when this superblock was written, bit i
  *	for role i; only bits below @nr_members may be set
  * @parity_layout: RAID5/6 parity layout, md's algorithm number
- *	(STRIA_LAYOUT_* of geom.h); 0 on RAID0
+ *	(STRIA_LAYOUT_* of geom.h); 0 on RAID0; on RAID1 and RAID10 md's
+ *	layout word (geom_raid10.h)
  * @scrub_action: STRIA_SB_SCRUB_* of the scrub @scrub_offset belongs to
  * @rebuild_offset: member sectors (from the data area's start) rebuilt on
  *	the roles in @rebuilding; a multiple of the chunk
@@ -480,7 +481,8 @@ static inline const char *stria_parity_layout_name(__u32 level, __u32 layout)
  * @len: size of @why
  *
  * Checks the magic, the CRC, the format version and feature bits, and that
- * every field is in range and the reserved bytes are zero: level 0, 5 or 6
+ * every field is in range and the reserved bytes are zero: level 0, 1, 5, 6
+ * or 10
  * with at least 2, 3 or 4 members, a role below the member count or
  * STRIA_SB_ROLE_SPARE (RAID5/6 only), a parity layout of 0..3 (0 on
  * RAID0), no failed or rebuilding bit at or beyond the member count, no

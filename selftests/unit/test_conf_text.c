@@ -97,12 +97,13 @@ static void test_array_line(void)
 		for (k = 0; k < 16; k++)
 			uuid[k] = (uint8_t)hostile_next();
 		uuid[0] = (uint8_t)i, uuid[1] = (uint8_t)(i >> 8);	/* unique */
-		level = i % 11 == 0 ? hostile_next() % 8 : (unsigned int[]){ 0, 5, 6 }[i % 3];
+		level = i % 11 == 0 ? hostile_next() % 12 : (unsigned int[]){ 0, 1, 5, 6, 10 }[i % 5];
 		members = i % 13 == 0 ? hostile_next() % 70 : 2 + hostile_next() % 63;
 		spares = i % 17 == 0 ? hostile_next() % 12 : hostile_next() % 9;
 		ret = conf_array_line(line, sizeof(line), h, uuid, level, members,
 				      spares);
-		if ((ret >= 0) != (doc_name_ok(h) && (level == 0 || level == 5 || level == 6) &&
+		if ((ret >= 0) != (doc_name_ok(h) && (level == 0 || level == 1 || level == 5 ||
+						    level == 6 || level == 10) &&
 				   members >= 2 && members <= 64 && spares <= 8)) {
 			if (!wrong++)
 				printf("# '%s' raid%u members %u spares %u: %s\n",

@@ -176,9 +176,9 @@ static void test_errors(void)
 	refused("ARRAY -x\n",
 		"stria.conf:1: '-x' is not an array name (1 to 31 of A-Z a-z 0-9 . _ -, not starting with . or -)");
 	refused("ARRAY a level=4\n",
-		"stria.conf:1: level=4 is not a stria level (0, 5, 6, raid0, raid5, raid6)");
-	refused("ARRAY a level=raid10\n",
-		"stria.conf:1: level=raid10 is not a stria level (0, 5, 6, raid0, raid5, raid6)");
+		"stria.conf:1: level=4 is not a stria level (0, 1, 5, 6, 10, raid0, raid1, raid5, raid6, raid10)");
+	refused("ARRAY a level=raid11\n",
+		"stria.conf:1: level=raid11 is not a stria level (0, 1, 5, 6, 10, raid0, raid1, raid5, raid6, raid10)");
 	refused("ARRAY a uuid=0b1c\n",
 		"stria.conf:1: uuid=0b1c is not a UUID (32 hex digits, as striactl detail shows it)");
 	refused("ARRAY a members=1\n", "stria.conf:1: members=1 is not a member count (2 to 64)");

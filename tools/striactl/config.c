@@ -165,7 +165,8 @@ int conf_array_line(char *buf, size_t len, const char *name,
 	if (strnlen(name, CONF_NAME_LEN) >= CONF_NAME_LEN || !is_array_name(name))
 		return -EINVAL;
 	/* and the numbers to what parse_array_tag() reads back */
-	if ((level != 0 && level != 5 && level != 6) || members < 2 ||
+	if ((level != 0 && level != 1 && level != 5 && level != 6 &&
+	     level != 10) || members < 2 ||
 	    members > STRIA_MAX_MEMBERS || spares > STRIA_MAX_SPARES)
 		return -EINVAL;
 	n = snprintf(buf, len, "ARRAY /dev/stria/%s uuid=%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x level=raid%u members=%u spares=%u\n",
@@ -267,9 +268,9 @@ static int parse_array_tag(struct conf_parser *p, int line, const char *w,
 			return conf_error(p, line, "level= is given twice");
 		if (!strncasecmp(val, "raid", 4))
 			val += 4;
-		v = parse_count(val, 6);
-		if (v != 0 && v != 5 && v != 6)
-			return conf_error(p, line, "level=%s is not a stria level (0, 5, 6, raid0, raid5, raid6)",
+		v = parse_count(val, 10);
+		if (v != 0 && v != 1 && v != 5 && v != 6 && v != 10)
+			return conf_error(p, line, "level=%s is not a stria level (0, 1, 5, 6, 10, raid0, raid1, raid5, raid6, raid10)",
 					  eq + 1);
 		a->level = v;
 	} else if (IS("members")) {

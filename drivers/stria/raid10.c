@@ -46,23 +46,24 @@ struct stria_r10_cpu {
  * struct stria_r10_barrier - one slot of the barrier
  * @writers: writes in flight to chunks of this slot
  * @held: the sync copies or compares a chunk of this slot: writes wait
+ * @bounced: a write was sent back while it was held: run the queues when
+ *	the sync lets go (blk-mq would only retry it after a delay)
  */
 struct stria_r10_barrier {
 	atomic_t writers;
 	atomic_t held;
+	atomic_t bounced;
 };
 
 /**
  * struct stria_raid10 - RAID1/10 state
  * @cpu: per-CPU read state
- * @node: NUMA node of each member's device (NUMA_NO_NODE when unknown)
  * @barrier: writes against the sync, by chunk (hashed)
  * @sync_pages: the sync's buffers, one chunk per copy, in pages
  * @sync_nr_pages: pages per chunk
  */
 struct stria_raid10 {
 	struct stria_r10_cpu __percpu *cpu;
-	int node[STRIA_GEOM_MAX_MEMBERS];
 	struct stria_r10_barrier barrier[STRIA_R10_BARRIERS];
 	struct page **sync_pages[STRIA_R10_MAX_COPIES];
 	u32 sync_nr_pages;
@@ -85,14 +86,15 @@ static bool stria_r10_enter(struct stria_array *a, struct request *rq,
 {
 	struct stria_r10_barrier *b = stria_r10_slot(a->r10, chunk);
 
-	if (atomic_read(&b->held))
-		return false;
-	stria_rq_count_inflight(rq, &b->writers);
-	/* our count before the look at held; pairs with stria_r10_hold() */
-	smp_mb__after_atomic();
-	if (!atomic_read(&b->held))
-		return true;
-	stria_rq_drop_inflight(rq);
+	if (!atomic_read(&b->held)) {
+		stria_rq_count_inflight(rq, &b->writers);
+		/* our count before the look at held; pairs with stria_r10_hold() */
+		smp_mb__after_atomic();
+		if (!atomic_read(&b->held))
+			return true;
+		stria_rq_drop_inflight(rq);
+	}
+	atomic_set(&b->bounced, 1);
 	return false;
 }
 
@@ -114,8 +116,9 @@ static void stria_r10_release(struct stria_array *a,
 			      struct stria_r10_barrier *b)
 {
 	atomic_dec(&b->held);
-	/* the writes sent back meanwhile */
-	blk_mq_run_hw_queues(a->disk->queue, true);
+	/* the writes sent back meanwhile, if any: not once per chunk synced */
+	if (atomic_xchg(&b->bounced, 0))
+		blk_mq_run_hw_queues(a->disk->queue, true);
 }
 
 /* The member may serve a read of @msector: in sync, or rebuilt that far. */
@@ -144,9 +147,11 @@ static blk_status_t stria_r10_read(struct stria_array *a, struct request *rq)
 	pc = get_cpu_ptr(r->cpu);
 	for (k = 0; k < n; k++) {
 		u32 m = locs[k].member;
+		struct block_device *bdev = a->members[m].dev.bdev;
 
 		c[k].usable = stria_r10_readable(a, m, locs[k].sector);
-		c[k].node = r->node[m];
+		/* the member's device now: a spare that took the role has its own */
+		c[k].node = bdev ? bdev->bd_disk->node_id : NUMA_NO_NODE;
 		c[k].inflight = atomic_read(&pc->inflight[m]);
 		c[k].last_end = pc->last_end[m];
 		c[k].sector = locs[k].sector;
@@ -262,13 +267,12 @@ static blk_status_t stria_r10_zero(struct stria_array *a, struct request *rq)
 		len = min_t(u64, end - pos,
 			    stria_geom_chunk_sectors_left(&a->geom, pos));
 		stria_r10_map(&a->geom.r10, pos, locs);
+		skipped |= stria_r10_failed_copies(a, locs, n);
 		for (k = 0; k < n; k++) {
 			struct stria_member *m = &a->members[locs[k].member];
 
-			if (stria_member_failed(m)) {
-				skipped |= BIT_ULL(locs[k].member);
+			if (skipped & BIT_ULL(locs[k].member))
 				continue;
-			}
 			if (stria_clone_prepare_empty(a, rq, m, opf,
 						      a->data_offset +
 						      locs[k].sector, len,
@@ -570,10 +574,6 @@ static int stria_raid10_init(struct stria_array *a)
 				goto out_free;
 		}
 	}
-	for (i = 0; i < a->nr_members; i++)
-		r->node[i] = a->members[i].dev.bdev ?
-			     a->members[i].dev.bdev->bd_disk->node_id :
-			     NUMA_NO_NODE;
 	a->r10 = r;
 	return 0;
 

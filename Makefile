@@ -193,7 +193,7 @@ check: deps
 	$(MAKE) check-after-deps
 
 check-after-deps:
-	rm -rf $(BUILD)/results $(BUILD)/work
+	rm -rf $(BUILD)/results $(BUILD)/work $(BUILD)/tier-times
 	mkdir -p $(BUILD)
 	$(if $(filter vm-debug,$(CHECK_TIERS)),nice -n 19 selftests/kernel/build-debug-kernel \
 		>$(BUILD)/debug-kernel-prebuild.log 2>&1 &)
@@ -206,7 +206,9 @@ check-after-deps:
 		case $$t in unit) ;; *) \
 			for j in $$bg; do wait $${j#*:}; cat $(BUILD)/$${j%%:*}.log; done; bg=;; \
 		esac; \
-		[ $$t = end ] || $(MAKE) $$t || true; \
+		[ $$t = end ] && break; \
+		s0=$$(date +%s); $(MAKE) $$t || true; \
+		echo "# $$t: $$(( $$(date +%s) - s0 )) s" >>$(BUILD)/tier-times; \
 	done
 	selftests/summary $(BUILD)/results $(patsubst vm,stock,$(patsubst vm-612,stock612,$(patsubst vm-7,stock7,$(patsubst vm-debug,debug,$(CHECK_TIERS)))))
 

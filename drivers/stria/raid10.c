@@ -254,7 +254,7 @@ static blk_status_t stria_r10_zero(struct stria_array *a, struct request *rq)
 	u64 pos = blk_rq_pos(rq), end = pos + blk_rq_sectors(rq), len;
 	stria_opf_t opf = (stria_opf_t)req_op(rq) |
 			  (rq->cmd_flags & REQ_NOUNMAP);
-	u64 skipped = 0;
+	u64 skipped = 0, failed;
 
 	/* the limits keep it within two chunks: a slot for each */
 	if (!stria_r10_enter(a, rq, pos >> a->geom.chunk_shift) ||
@@ -267,7 +267,13 @@ static blk_status_t stria_r10_zero(struct stria_array *a, struct request *rq)
 		len = min_t(u64, end - pos,
 			    stria_geom_chunk_sectors_left(&a->geom, pos));
 		stria_r10_map(&a->geom.r10, pos, locs);
-		skipped |= stria_r10_failed_copies(a, locs, n);
+		failed = stria_r10_failed_copies(a, locs, n);
+		/* no copy of this chunk left: as a write, the data is lost */
+		if (hweight64(failed) == n) {
+			stria_clones_drop(&clones);
+			return BLK_STS_IOERR;
+		}
+		skipped |= failed;
 		for (k = 0; k < n; k++) {
 			struct stria_member *m = &a->members[locs[k].member];
 

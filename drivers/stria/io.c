@@ -62,12 +62,12 @@
 static unsigned int max_read_repairs = 20;
 module_param(max_read_repairs, uint, 0644);
 MODULE_PARM_DESC(max_read_repairs,
-		 "RAID5/6: recent failed reads a member may have rebuilt and written back before it is failed (count, see read_error_decay_s; default 20, as md's max_corrected_read_errors)");
+		 "recent failed reads a member in sync may have rebuilt (RAID5/6) or read from another copy (RAID1/10) and written back before it is failed (count, see read_error_decay_s; default 20, as md's max_corrected_read_errors)");
 
 static unsigned int read_error_decay_s = 3600;
 module_param(read_error_decay_s, uint, 0644);
 MODULE_PARM_DESC(read_error_decay_s,
-		 "RAID5/6: a member's count of recent read errors, which max_read_repairs bounds, is halved for each such period since its last read error (seconds; default 3600, as md)");
+		 "a member's count of recent read errors, which max_read_repairs bounds, is halved for each such period since its last read error (seconds; default 3600, as md)");
 
 /**
  * struct stria_cmd - per-request state (the blk-mq PDU)
@@ -77,10 +77,12 @@ MODULE_PARM_DESC(read_error_decay_s,
  * @retry: a RAID5/6 member failed a read of this request; once everything
  *	in flight is back the request is queued again and the level reads
  *	around the failed member
- * @repair: role + 1 of a RAID5/6 member in sync that failed a read of this
- *	request and is kept: the request, queued again, rebuilds that
- *	member's part and writes it back there; 0 for none. Kept across the
- *	requeue (RQF_DONTPREP marks a request seen before)
+ * @repair: role + 1 of a member in sync that failed a read of this
+ *	request and is kept: on RAID5/6 the request, queued again, rebuilds
+ *	that member's part and writes it back there; on RAID1/10 the level
+ *	writes another copy's data back there first (repair_read), then the
+ *	request is queued again; 0 for none. Kept across the requeue
+ *	(RQF_DONTPREP marks a request seen before)
  * @wib_held: a RAID5/6 write holds its regions of the write-intent bitmap
  *	(stria_rq_bitmap_begin()) until it ends; kept across a requeue
  * @wib_region: the first of them
@@ -192,7 +194,21 @@ bool stria_member_read_error(struct stria_member *m)
 }
 
 /**
- * stria_rq_repair_member() - the member a RAID5/6 read must rebuild
+ * stria_rq_repaired() - a RAID1/10 read's failed copy has been written back
+ * @rq: the read, whose level's repair_read took it
+ *
+ * Process context. The read is queued again and reads any copy, as new.
+ */
+void stria_rq_repaired(struct request *rq)
+{
+	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
+
+	cmd->repair = 0;
+	blk_mq_requeue_request(rq, true);
+}
+
+/**
+ * stria_rq_repair_member() - the member a read must rebuild or repair
  * @rq: a read request
  *
  * Return: the role of the member in sync that failed an earlier attempt of
@@ -407,6 +423,11 @@ void stria_rq_put(struct request *rq, blk_status_t st)
 	if (!atomic_dec_and_test(&cmd->pending))
 		return;
 	if (unlikely(READ_ONCE(cmd->retry))) {
+		/* a mirror's copy failed a read: the level writes it back first */
+		if (cmd->repair && a->ops->repair_read) {
+			a->ops->repair_read(a, rq);
+			return;
+		}
 		if (stria_geom_survives(&a->geom, stria_array_missing(a))) {
 			blk_mq_requeue_request(rq, true);
 			return;
@@ -471,18 +492,20 @@ static bool stria_rq_owed(struct stria_array *a, struct request *rq)
 }
 
 /*
- * A RAID5/6 member in sync failed a read: keep it, and have the request
- * rebuild the data and write it back to it, as md does, while the array
- * can spare one more member and the member has not done this too often.
+ * A member in sync failed a read: keep it, and have the data rebuilt (RAID5/6)
+ * or read from another copy (RAID1/10) and written back to it, as md does,
+ * while the array can spare the member and it has not done this too often.
  */
 static bool stria_read_repairable(struct stria_member *m, blk_status_t st)
 {
 	struct stria_array *a = m->array;
+	bool spare_it = stria_geom_mirror(&a->geom) ?
+		stria_geom_survives(&a->geom, stria_array_missing(a) | BIT_ULL(m->role)) :
+		(u32)atomic_read(&a->nr_failed) < stria_geom_nr_parity(&a->geom);
 
 	/* read-only: nothing is written back */
 	if (st == BLK_STS_NOTSUPP || st == BLK_STS_AGAIN ||
-	    READ_ONCE(a->readonly) || !stria_member_in_sync(m) ||
-	    (u32)atomic_read(&a->nr_failed) >= stria_geom_nr_parity(&a->geom))
+	    READ_ONCE(a->readonly) || !stria_member_in_sync(m) || !spare_it)
 		return false;
 	return stria_member_read_error(m);
 }
@@ -524,8 +547,13 @@ static void stria_clone_endio(struct bio *bio)
 	if (unlikely(st) && stria_geom_redundant(&m->array->geom) &&
 	    !op_is_write(bio_op(bio))) {
 		if (!m->array->r56) {
-			/* a mirror: read another copy (raid10.c skips this one) */
-			if (stria_member_io_error(m, st)) {
+			/* a mirror: repair the copy from another, or fail it */
+			if (stria_read_repairable(m, st)) {
+				atomic64_inc(&m->errors);
+				cmpxchg(&cmd->repair, 0, m->role + 1);
+				WRITE_ONCE(cmd->retry, true);
+				st = BLK_STS_OK;
+			} else if (stria_member_io_error(m, st)) {
 				WRITE_ONCE(cmd->retry, true);
 				st = BLK_STS_OK;
 			}

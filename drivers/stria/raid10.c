@@ -61,12 +61,26 @@ struct stria_r10_barrier {
  * @barrier: writes against the sync, by chunk (hashed)
  * @sync_pages: the sync's buffers, one chunk per copy, in pages
  * @sync_nr_pages: pages per chunk
+ * @array: the array
+ * @repair_wq: runs @repair_work (not the superblocks' queue: a repair
+ *	waits for writes that may wait for the superblocks)
+ * @repair_work: writes the data of failed reads back (read repair)
+ * @repair_lock: guards @repair_list
+ * @repair_list: reads whose copy failed, to repair (on rq->queuelist)
+ * @repair_page: the repair's buffers: the good data, and what the
+ *	repaired copy reads back
  */
 struct stria_raid10 {
 	struct stria_r10_cpu __percpu *cpu;
 	struct stria_r10_barrier barrier[STRIA_R10_BARRIERS];
 	struct page **sync_pages[STRIA_R10_MAX_COPIES];
 	u32 sync_nr_pages;
+	struct stria_array *array;
+	struct workqueue_struct *repair_wq;
+	struct work_struct repair_work;
+	spinlock_t repair_lock;
+	struct list_head repair_list;
+	struct page *repair_page[2];
 };
 
 static struct stria_r10_barrier *stria_r10_slot(struct stria_raid10 *r,
@@ -315,21 +329,23 @@ static blk_status_t stria_raid10_queue_rq(struct stria_array *a,
 /* ---- sync: rebuild, replace, resync, check, repair --------------------- */
 
 /*
- * Read or write one chunk of member @m at member sector @sector from or to
- * the pages of @pages. A real error fails the member (the usual rule).
+ * Read or write @len bytes of member @m at member sector @sector from or
+ * to @nr pages of @pages (the last one in part). A real error fails the
+ * member (the usual rule).
  */
-static int stria_r10_member_io(struct stria_array *a, struct stria_member *m,
-			       stria_opf_t opf, u64 sector, struct page **pages)
+static int stria_r10_pages_io(struct stria_array *a, struct stria_member *m,
+			      stria_opf_t opf, u64 sector, struct page **pages,
+			      u32 nr, u32 len)
 {
-	struct stria_raid10 *r = a->r10;
 	blk_status_t st;
 	struct bio *bio;
 	u32 i;
 
-	bio = stria_bio_alloc(m->dev.bdev, r->sync_nr_pages, opf, GFP_NOIO);
+	bio = stria_bio_alloc(m->dev.bdev, nr, opf, GFP_NOIO);
 	bio->bi_iter.bi_sector = a->data_offset + sector;
-	for (i = 0; i < r->sync_nr_pages; i++)
-		__bio_add_page(bio, pages[i], PAGE_SIZE, 0);
+	for (i = 0; i < nr; i++)
+		__bio_add_page(bio, pages[i], min_t(u32, len - i * PAGE_SIZE,
+						    PAGE_SIZE), 0);
 	submit_bio_wait(bio);
 	st = bio->bi_status;
 	bio_put(bio);
@@ -338,6 +354,120 @@ static int stria_r10_member_io(struct stria_array *a, struct stria_member *m,
 	if (m->role != STRIA_SB_ROLE_SPARE && stria_member_io_error(m, st))
 		stria_array_member_failed(a);
 	return -EIO;
+}
+
+/* Read or write one chunk of member @m at member sector @sector. */
+static int stria_r10_member_io(struct stria_array *a, struct stria_member *m,
+			       stria_opf_t opf, u64 sector, struct page **pages)
+{
+	u32 nr = a->r10->sync_nr_pages;
+
+	return stria_r10_pages_io(a, m, opf, sector, pages, nr, nr * PAGE_SIZE);
+}
+
+/* ---- read repair -------------------------------------------------------- */
+
+/*
+ * Repair @len sectors (within a page and a chunk) at array sector @pos on
+ * member @bad: read them from another copy in sync, write them to @bad,
+ * and read them back from it, as md's fix_read_error(). A failed write or
+ * a copy that reads back different fails @bad; a copy that fails the
+ * read is failed (the usual rule) and the next one is tried.
+ */
+static void stria_r10_repair_piece(struct stria_array *a, u32 bad, u64 pos,
+				   u32 len)
+{
+	struct stria_raid10 *r = a->r10;
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	u32 k, n = stria_r10_copies(&a->geom.r10), bytes = len << SECTOR_SHIFT;
+	struct stria_member *m = &a->members[bad];
+	u64 at = U64_MAX;
+	bool have = false;
+
+	stria_r10_map(&a->geom.r10, pos, locs);
+	for (k = 0; k < n; k++)
+		if (locs[k].member == bad)
+			at = locs[k].sector;
+	for (k = 0; k < n && !have && at != U64_MAX; k++) {
+		if (locs[k].member == bad ||
+		    !stria_r10_readable(a, locs[k].member, locs[k].sector))
+			continue;
+		have = !stria_r10_pages_io(a, &a->members[locs[k].member],
+					   REQ_OP_READ, locs[k].sector,
+					   &r->repair_page[0], 1, bytes);
+	}
+	/* no other copy: the read, queued again, fails or reads @bad */
+	if (!have || !stria_member_in_sync(m))
+		return;
+	if (stria_r10_pages_io(a, m, REQ_OP_WRITE | REQ_SYNC, at,
+			       &r->repair_page[0], 1, bytes) ||
+	    stria_r10_pages_io(a, m, REQ_OP_READ, at, &r->repair_page[1], 1,
+			       bytes))
+		return;
+	if (memcmp(page_address(r->repair_page[0]),
+		   page_address(r->repair_page[1]), bytes)) {
+		pr_err_ratelimited("stria%d: member %u (%pg) reads back other data than was written to repair it\n",
+				   a->index, bad, m->dev.bdev);
+		if (stria_member_io_error(m, BLK_STS_IOERR))
+			stria_array_member_failed(a);
+	}
+}
+
+/*
+ * Repair what @rq read from member @bad, a page at a time, with the
+ * chunk's barrier slot held: no write lands there meanwhile, which the
+ * repair would overwrite with older data.
+ */
+static void stria_r10_repair_rq(struct stria_array *a, struct request *rq,
+				u32 bad)
+{
+	u64 pos = blk_rq_pos(rq), end = pos + blk_rq_sectors(rq), len;
+	u32 shift = a->geom.chunk_shift;
+	struct stria_r10_barrier *b;
+
+	for (; pos < end; pos += len) {
+		len = min3(end - pos, (u64)PAGE_SECTORS - (pos & (PAGE_SECTORS - 1)),
+			   stria_geom_chunk_sectors_left(&a->geom, pos));
+		b = stria_r10_hold(a->r10, pos >> shift);
+		stria_r10_repair_piece(a, bad, pos, len);
+		stria_r10_release(a, b);
+	}
+	pr_info_ratelimited("stria%d: member %u (%pg): read error at array sector %llu repaired from another copy\n",
+			    a->index, bad, a->members[bad].dev.bdev, blk_rq_pos(rq));
+}
+
+static void stria_r10_repair_work(struct work_struct *work)
+{
+	struct stria_raid10 *r = container_of(work, struct stria_raid10,
+					      repair_work);
+	struct request *rq, *tmp;
+	LIST_HEAD(todo);
+
+	spin_lock_irq(&r->repair_lock);
+	list_splice_init(&r->repair_list, &todo);
+	spin_unlock_irq(&r->repair_lock);
+	list_for_each_entry_safe(rq, tmp, &todo, queuelist) {
+		list_del_init(&rq->queuelist);
+		stria_r10_repair_rq(r->array, rq, stria_rq_repair_member(rq));
+		stria_rq_repaired(rq);
+	}
+}
+
+/*
+ * stria_raid10_repair_read() - a copy failed a read of @rq and is kept
+ *
+ * Any context: the repair runs in the work item, which then queues the
+ * read again.
+ */
+static void stria_raid10_repair_read(struct stria_array *a, struct request *rq)
+{
+	struct stria_raid10 *r = a->r10;
+	unsigned long flags;
+
+	spin_lock_irqsave(&r->repair_lock, flags);
+	list_add_tail(&rq->queuelist, &r->repair_list);
+	spin_unlock_irqrestore(&r->repair_lock, flags);
+	queue_work(r->repair_wq, &r->repair_work);
 }
 
 /*
@@ -544,6 +674,12 @@ static void stria_r10_free(struct stria_raid10 *r)
 				__free_page(r->sync_pages[k][i]);
 		kfree(r->sync_pages[k]);
 	}
+	for (k = 0; k < ARRAY_SIZE(r->repair_page); k++)
+		if (r->repair_page[k])
+			__free_page(r->repair_page[k]);
+	/* no read is in flight, so none waits for a repair */
+	if (r->repair_wq)
+		destroy_workqueue(r->repair_wq);
 	free_percpu(r->cpu);
 	kfree(r);
 }
@@ -567,6 +703,19 @@ static int stria_raid10_init(struct stria_array *a)
 
 		for (i = 0; i < STRIA_GEOM_MAX_MEMBERS; i++)
 			pc->last_end[i] = U64_MAX;
+	}
+	r->array = a;
+	spin_lock_init(&r->repair_lock);
+	INIT_LIST_HEAD(&r->repair_list);
+	INIT_WORK(&r->repair_work, stria_r10_repair_work);
+	r->repair_wq = alloc_workqueue("stria%d_r10", WQ_MEM_RECLAIM, 1,
+				       a->index);
+	if (!r->repair_wq)
+		goto out_free;
+	for (k = 0; k < ARRAY_SIZE(r->repair_page); k++) {
+		r->repair_page[k] = alloc_pages_node(a->node, GFP_KERNEL, 0);
+		if (!r->repair_page[k])
+			goto out_free;
 	}
 	r->sync_nr_pages = (1U << a->geom.chunk_shift) >> (PAGE_SHIFT - SECTOR_SHIFT);
 	for (k = 0; k < STRIA_R10_MAX_COPIES; k++) {
@@ -604,4 +753,5 @@ const struct stria_level_ops stria_raid10_ops = {
 	.exit = stria_raid10_exit,
 	.limits = stria_raid10_limits,
 	.sync_stripe = stria_raid10_sync_stripe,
+	.repair_read = stria_raid10_repair_read,
 };

@@ -97,7 +97,7 @@ int stria_open_all(struct stria_spec *spec, struct stria_opened *o)
 #define STRIA_ZERO_LOG_SECS	5
 
 /**
- * stria_zero_parity_data() - create, RAID5/6: zero the members' data areas
+ * stria_zero_parity_data() - create, RAID1/5/6/10: zero the members' data areas
  * @spec: the request; a failure says why in @spec->msg
  * @o: the start's members
  * @g: the array's geometry
@@ -106,7 +106,8 @@ int stria_open_all(struct stria_spec *spec, struct stria_opened *o)
  * parity matches its data from the start. Read-modify-write carries a
  * stripe's parity forward (P' = P ^ D ^ D'): over a drive's old contents it
  * would keep old garbage in P, and a later failure would rebuild data
- * written after create from it. Members with Write Zeroes do this at once;
+ * written after create from it. On mirrors it makes the copies equal, so a
+ * scrub check of a new array finds no mismatch. Members with Write Zeroes do this at once;
  * others get written, which takes minutes to hours. So it runs without
  * stria_arrays_lock (the members are held exclusively already), in steps
  * of STRIA_ZERO_STEP, logs its progress, and a fatal signal ends it (the
@@ -125,8 +126,10 @@ int stria_zero_parity_data(struct stria_spec *spec, struct stria_opened *o,
 	u32 i;
 	int ret;
 
-	pr_info("creating '%s': zeroing %u members of %llu MiB each so the parity starts consistent\n",
-		spec->name, spec->nr_members, len >> 11);
+	pr_info("creating '%s': zeroing %u members of %llu MiB each so the %s\n",
+		spec->name, spec->nr_members, len >> 11,
+		stria_geom_mirror(g) ? "copies start equal" :
+		"parity starts consistent");
 	for (done = 0; done < len; done += step) {
 		step = min(len - done, STRIA_ZERO_STEP);
 		for (i = 0; i < spec->nr_members; i++) {

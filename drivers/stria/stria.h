@@ -147,6 +147,7 @@ struct stria_level_ops {
 	int (*sync_stripe)(struct stria_array *a, u64 stripe,
 			   enum stria_sync_op op, u64 *mismatches);
 	void (*log_waits)(struct stria_array *a);
+	void (*repair_read)(struct stria_array *a, struct request *rq);
 };
 
 struct stria_raid0;
@@ -758,6 +759,7 @@ bool stria_member_read_error(struct stria_member *m);
 u32 stria_member_read_errors(const struct stria_member *m);
 void stria_release_held(struct stria_array *a, bool landed, u64 ondisk);
 u32 stria_rq_repair_member(struct request *rq);
+void stria_rq_repaired(struct request *rq);
 void stria_rq_skipped(struct request *rq, u64 roles);
 void stria_rq_begin(struct request *rq);
 void stria_rq_get(struct request *rq);

@@ -571,6 +571,10 @@ static void stria_clone_endio(struct bio *bio)
 			WRITE_ONCE(cmd->retry, true);
 			st = BLK_STS_OK;
 		}
+	} else if (unlikely(st) && m == &m->array->repl) {
+		/* a mirror's replacement: the replace stops, the write stands */
+		stria_repl_failed(m->array, st);
+		st = BLK_STS_OK;
 	} else if (unlikely(st)) {
 		st = stria_member_failed_io(rq, m, st);
 	}

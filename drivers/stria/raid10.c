@@ -217,6 +217,19 @@ static bool stria_r10_bitmap_begin(struct stria_array *a, struct request *rq,
 	return stria_rq_bitmap_begin(a, rq, first, last);
 }
 
+/*
+ * The replacement of member @role while a replace copies it, else NULL: it
+ * gets the member's writes too, behind the copy and ahead of it. A replace
+ * starts and ends with the queue frozen, so every write sees one answer.
+ */
+static struct stria_member *stria_r10_repl_of(struct stria_array *a, u32 role)
+{
+	if (unlikely(READ_ONCE(a->repl_role) == role) &&
+	    READ_ONCE(a->repl.state) == STRIA_STATE_REPLACEMENT)
+		return &a->repl;
+	return NULL;
+}
+
 static blk_status_t stria_r10_write(struct stria_array *a, struct request *rq)
 {
 	struct stria_loc locs[STRIA_R10_MAX_COPIES];
@@ -235,17 +248,24 @@ static blk_status_t stria_r10_write(struct stria_array *a, struct request *rq)
 	if (hweight64(skipped) == n)
 		return BLK_STS_IOERR;
 	for (k = 0; k < n; k++) {
-		struct stria_member *m = &a->members[locs[k].member];
+		struct stria_member *to[2] = {
+			&a->members[locs[k].member],
+			stria_r10_repl_of(a, locs[k].member),
+		};
+		u32 t;
 
 		if (skipped & BIT_ULL(locs[k].member))
 			continue;
-		__rq_for_each_bio(bio, rq) {
-			if (stria_clone_prepare(a, rq, m, bio, a->data_offset +
-						locs[k].sector +
-						(bio->bi_iter.bi_sector - pos),
-						&clones)) {
-				stria_clones_drop(&clones);
-				return BLK_STS_RESOURCE;
+		for (t = 0; t < ARRAY_SIZE(to) && to[t]; t++) {
+			__rq_for_each_bio(bio, rq) {
+				if (stria_clone_prepare(a, rq, to[t], bio,
+							a->data_offset +
+							locs[k].sector +
+							(bio->bi_iter.bi_sector - pos),
+							&clones)) {
+					stria_clones_drop(&clones);
+					return BLK_STS_RESOURCE;
+				}
 			}
 		}
 	}
@@ -289,16 +309,22 @@ static blk_status_t stria_r10_zero(struct stria_array *a, struct request *rq)
 		}
 		skipped |= failed;
 		for (k = 0; k < n; k++) {
-			struct stria_member *m = &a->members[locs[k].member];
+			struct stria_member *to[2] = {
+				&a->members[locs[k].member],
+				stria_r10_repl_of(a, locs[k].member),
+			};
+			u32 t;
 
 			if (skipped & BIT_ULL(locs[k].member))
 				continue;
-			if (stria_clone_prepare_empty(a, rq, m, opf,
-						      a->data_offset +
-						      locs[k].sector, len,
-						      &clones)) {
-				stria_clones_drop(&clones);
-				return BLK_STS_RESOURCE;
+			for (t = 0; t < ARRAY_SIZE(to) && to[t]; t++) {
+				if (stria_clone_prepare_empty(a, rq, to[t], opf,
+							      a->data_offset +
+							      locs[k].sector,
+							      len, &clones)) {
+					stria_clones_drop(&clones);
+					return BLK_STS_RESOURCE;
+				}
 			}
 		}
 	}

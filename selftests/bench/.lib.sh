@@ -21,7 +21,9 @@ member_reads() { member_stat 1; }
 member_writes() { member_stat 5; }
 
 # setup CONTENDER: build raw (the members side by side, for fio), stria0,
-# stria5, stria6, md0, md5, md6, md1, md1x2 (RAID1 of two members),
+# stria5, stria6, stria1x2 and stria1 (RAID1 of two members, of all 4),
+# stria10n2, stria10f2, stria10o2 (RAID10 over the 4 in each layout),
+# md0, md5, md6, md1, md1x2 (RAID1 of two members),
 # md10n2, md10f2, md10o2 (md RAID10 over the 4 in each layout), dm or
 # dmmirror (dm-mirror of two members) on the members, 64 KiB chunks;
 # print the device to measure. Neither stria nor md has a write-intent
@@ -36,6 +38,14 @@ setup() {
 	case $1 in
 	raw) (IFS=:; echo "${M[*]}") ;;
 	stria0) striactl create b --level 0 --chunk 64K "${M[@]}" >&2 && echo /dev/stria0 ;;
+	stria1x2)
+		striactl create b --level 1 --bitmap none --force "${M[0]}" "${M[1]}" >&2 &&
+			echo /dev/stria0 ;;
+	stria1)
+		striactl create b --level 1 --bitmap none --force "${M[@]}" >&2 && echo /dev/stria0 ;;
+	stria10n2 | stria10f2 | stria10o2)
+		striactl create b --level 10 --layout "${1#stria10}" --chunk 64K --bitmap none \
+			--force "${M[@]}" >&2 && echo /dev/stria0 ;;
 	stria5 | stria6 | stria5_nospread | stria6_nospread)
 		spread_writes "${1#*_}" &&
 			striactl create b --level "${1:5:1}" --chunk 64K \

@@ -55,6 +55,9 @@ NAMES = {
     "md1": "md RAID1 (4 members)", "md1x2": "md RAID1 (2 members)",
     "md10n2": "md RAID10 near 2", "md10f2": "md RAID10 far 2",
     "md10o2": "md RAID10 offset 2", "dmmirror": "dm-mirror (2 members)",
+    "stria1": "stria RAID1 (4 members)", "stria1x2": "stria RAID1 (2 members)",
+    "stria10n2": "stria RAID10 near 2", "stria10f2": "stria RAID10 far 2",
+    "stria10o2": "stria RAID10 offset 2",
 }
 # what the jobs are called in the tables, and the unit of their cells
 JOBS = {

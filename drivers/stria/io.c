@@ -161,13 +161,14 @@ u32 stria_member_read_errors(const struct stria_member *m)
 }
 
 /**
- * stria_member_read_error() - count a RAID5/6 member's failed read
+ * stria_member_read_error() - count a failed read of a member in sync
  * @m: a member in sync whose read failed
  *
  * Any context. As md's check_decay_read_errors(): the count of recent
  * read errors is halved for each read_error_decay_s since the last one,
  * then raised. Within max_read_repairs the data is to be rebuilt from the
- * other members and written back (counted in @m->read_repairs); beyond,
+ * other members (RAID5/6) or read from another copy (RAID1/10) and written
+ * back (counted in @m->read_repairs); beyond,
  * the member is to be failed.
  *
  * Return: true when the read may be repaired.
@@ -553,6 +554,10 @@ static void stria_clone_endio(struct bio *bio)
 				cmpxchg(&cmd->repair, 0, m->role + 1);
 				WRITE_ONCE(cmd->retry, true);
 				st = BLK_STS_OK;
+			} else if (!stria_geom_survives(&m->array->geom,
+					stria_array_missing(m->array) | BIT_ULL(m->role))) {
+				/* the last copy: kept, as md; this read fails */
+				atomic64_inc(&m->errors);
 			} else if (stria_member_io_error(m, st)) {
 				WRITE_ONCE(cmd->retry, true);
 				st = BLK_STS_OK;
@@ -605,6 +610,13 @@ static void stria_clone_flags(struct bio *bio, struct request *rq)
 {
 	bio->bi_opf &= ~(REQ_PREFLUSH | REQ_FUA);
 	bio->bi_opf |= rq->cmd_flags & REQ_FUA;
+	/*
+	 * A mirror's write goes to every copy: one that ended it with EAGAIN
+	 * while the others took it would leave them different. queue_rq()
+	 * may sleep (BLK_MQ_F_BLOCKING), so the clone may wait for a tag.
+	 */
+	if (op_is_write(bio_op(bio)))
+		bio->bi_opf &= ~REQ_NOWAIT;
 }
 
 /**

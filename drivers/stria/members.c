@@ -742,6 +742,8 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 	stria_array_unfreeze(a, memflags);
 	pr_info("stria%d: member %u (%pg) is copied to %pg, which then replaces it\n",
 		a->index, m->role, m->dev.bdev, a->repl.dev.bdev);
+	/* a mirror's replacement gets writes: what it cannot take is not offered */
+	stria_array_update_limits(a);
 	stria_sync_replace_start(a);
 out_unlock:
 	mutex_unlock(&a->cfg_lock);
@@ -815,8 +817,9 @@ int stria_array_replace_end(struct stria_array *a, int ret, u64 pos)
 	if (!ret)
 		stria_array_update_sbs(a);
 	stria_array_unfreeze(a, memflags);
+	/* the new member's, or no replacement's any more */
+	stria_array_update_limits(a);
 	if (!ret) {
-		stria_array_update_limits(a);
 		stria_bitmap_add(a, m);
 		stria_event_member_added(a, m);
 		pr_info("stria%d: member %u replaced: %pg holds it now, %pg is released\n",

@@ -6,8 +6,12 @@
  * A read goes to one copy, chosen by stria_mirror_choose() from what the
  * reading CPU alone has sent (mirror_read.h): its reads in flight to each
  * member and where its last read of each member ended, kept per CPU here.
- * A read a member fails is queued again (io.c) once that member is failed,
- * and goes to another copy.
+ * A member in sync that fails a read is kept, within max_read_repairs:
+ * the repair work here reads the data from another copy, writes it back
+ * and reads it back (md's fix_read_error()), then the read is queued
+ * again. Beyond that, or when the copy cannot be spared, the member is
+ * failed and the read goes to another copy; the last copy of a chunk is
+ * not failed for a read: that read ends with EIO (io.c).
  *
  * A write, discard or write-zeroes goes to every copy whose member has not
  * failed (a member being rebuilt too). A copy left out for a failed member
@@ -357,11 +361,11 @@ static blk_status_t stria_raid10_queue_rq(struct stria_array *a,
 /*
  * Read or write @len bytes of member @m at member sector @sector from or
  * to @nr pages of @pages (the last one in part). A real error fails the
- * member (the usual rule).
+ * member (the usual rule) when @fail is set.
  */
 static int stria_r10_pages_io(struct stria_array *a, struct stria_member *m,
 			      stria_opf_t opf, u64 sector, struct page **pages,
-			      u32 nr, u32 len)
+			      u32 nr, u32 len, bool fail)
 {
 	blk_status_t st;
 	struct bio *bio;
@@ -377,7 +381,7 @@ static int stria_r10_pages_io(struct stria_array *a, struct stria_member *m,
 	bio_put(bio);
 	if (!st)
 		return 0;
-	if (m->role != STRIA_SB_ROLE_SPARE && stria_member_io_error(m, st))
+	if (fail && m->role != STRIA_SB_ROLE_SPARE && stria_member_io_error(m, st))
 		stria_array_member_failed(a);
 	return -EIO;
 }
@@ -388,7 +392,8 @@ static int stria_r10_member_io(struct stria_array *a, struct stria_member *m,
 {
 	u32 nr = a->r10->sync_nr_pages;
 
-	return stria_r10_pages_io(a, m, opf, sector, pages, nr, nr * PAGE_SIZE);
+	return stria_r10_pages_io(a, m, opf, sector, pages, nr, nr * PAGE_SIZE,
+				  true);
 }
 
 /* ---- read repair -------------------------------------------------------- */
@@ -398,9 +403,12 @@ static int stria_r10_member_io(struct stria_array *a, struct stria_member *m,
  * member @bad: read them from another copy in sync, write them to @bad,
  * and read them back from it, as md's fix_read_error(). A failed write or
  * a copy that reads back different fails @bad; a copy that fails the
- * read is failed (the usual rule) and the next one is tried.
+ * source read is left as it is (its own reads deal with it) and the next
+ * one is tried.
+ *
+ * Return: true when @bad holds the data again.
  */
-static void stria_r10_repair_piece(struct stria_array *a, u32 bad, u64 pos,
+static bool stria_r10_repair_piece(struct stria_array *a, u32 bad, u64 pos,
 				   u32 len)
 {
 	struct stria_raid10 *r = a->r10;
@@ -420,23 +428,24 @@ static void stria_r10_repair_piece(struct stria_array *a, u32 bad, u64 pos,
 			continue;
 		have = !stria_r10_pages_io(a, &a->members[locs[k].member],
 					   REQ_OP_READ, locs[k].sector,
-					   &r->repair_page[0], 1, bytes);
+					   &r->repair_page[0], 1, bytes, false);
 	}
 	/* no other copy: the read, queued again, fails or reads @bad */
 	if (!have || !stria_member_in_sync(m))
-		return;
+		return false;
 	if (stria_r10_pages_io(a, m, REQ_OP_WRITE | REQ_SYNC, at,
-			       &r->repair_page[0], 1, bytes) ||
+			       &r->repair_page[0], 1, bytes, true) ||
 	    stria_r10_pages_io(a, m, REQ_OP_READ, at, &r->repair_page[1], 1,
-			       bytes))
-		return;
-	if (memcmp(page_address(r->repair_page[0]),
-		   page_address(r->repair_page[1]), bytes)) {
-		pr_err_ratelimited("stria%d: member %u (%pg) reads back other data than was written to repair it\n",
-				   a->index, bad, m->dev.bdev);
-		if (stria_member_io_error(m, BLK_STS_IOERR))
-			stria_array_member_failed(a);
-	}
+			       bytes, true))
+		return false;
+	if (!memcmp(page_address(r->repair_page[0]),
+		    page_address(r->repair_page[1]), bytes))
+		return true;
+	pr_err_ratelimited("stria%d: member %u (%pg) reads back other data than was written to repair it\n",
+			   a->index, bad, m->dev.bdev);
+	if (stria_member_io_error(m, BLK_STS_IOERR))
+		stria_array_member_failed(a);
+	return false;
 }
 
 /*
@@ -450,16 +459,24 @@ static void stria_r10_repair_rq(struct stria_array *a, struct request *rq,
 	u64 pos = blk_rq_pos(rq), end = pos + blk_rq_sectors(rq), len;
 	u32 shift = a->geom.chunk_shift;
 	struct stria_r10_barrier *b;
+	bool done = true;
 
 	for (; pos < end; pos += len) {
 		len = min3(end - pos, (u64)PAGE_SECTORS - (pos & (PAGE_SECTORS - 1)),
 			   stria_geom_chunk_sectors_left(&a->geom, pos));
 		b = stria_r10_hold(a->r10, pos >> shift);
-		stria_r10_repair_piece(a, bad, pos, len);
+		if (!stria_r10_repair_piece(a, bad, pos, len))
+			done = false;
 		stria_r10_release(a, b);
 	}
-	pr_info_ratelimited("stria%d: member %u (%pg): read error at array sector %llu repaired from another copy\n",
-			    a->index, bad, a->members[bad].dev.bdev, blk_rq_pos(rq));
+	if (done)
+		pr_info_ratelimited("stria%d: member %u (%pg): read error at array sector %llu repaired from another copy\n",
+				    a->index, bad, a->members[bad].dev.bdev,
+				    blk_rq_pos(rq));
+	else
+		pr_warn_ratelimited("stria%d: member %u (%pg): read error at array sector %llu not repaired (no other copy read, or the write-back failed)\n",
+				    a->index, bad, a->members[bad].dev.bdev,
+				    blk_rq_pos(rq));
 }
 
 static void stria_r10_repair_work(struct work_struct *work)
@@ -674,6 +691,14 @@ static void stria_raid10_limits(struct stria_array *a,
 {
 	u32 chunk = 1U << a->geom.chunk_shift;
 
+	/*
+	 * A replacement gets the writes, discards and write-zeroes of the
+	 * member it copies: offer only what it takes too (a replace updates
+	 * the limits as it starts and ends).
+	 */
+	if (a->repl_role != STRIA_NO_MEMBER && a->repl.dev.bdev)
+		blk_stack_limits(lim, &bdev_get_queue(a->repl.dev.bdev)->limits,
+				 a->data_offset);
 	/* a read or write stays within a chunk: one place per copy */
 	lim->chunk_sectors = chunk;
 	lim->io_opt = chunk << SECTOR_SHIFT;
@@ -700,12 +725,12 @@ static void stria_r10_free(struct stria_raid10 *r)
 				__free_page(r->sync_pages[k][i]);
 		kfree(r->sync_pages[k]);
 	}
-	for (k = 0; k < ARRAY_SIZE(r->repair_page); k++)
-		if (r->repair_page[k])
-			__free_page(r->repair_page[k]);
 	/* no read is in flight, so none waits for a repair */
 	if (r->repair_wq)
 		destroy_workqueue(r->repair_wq);
+	for (k = 0; k < ARRAY_SIZE(r->repair_page); k++)
+		if (r->repair_page[k])
+			__free_page(r->repair_page[k]);
 	free_percpu(r->cpu);
 	kfree(r);
 }

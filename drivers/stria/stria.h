@@ -135,6 +135,10 @@ enum stria_sync_op {
  * @log_waits: optional; logs what the level holds requests back for (a
  *	queue freeze waits long, see stria_array_freeze()). Any context that
  *	may sleep.
+ * @repair_read: optional (RAID1/10); a member in sync failed a read of
+ *	@rq and is kept (stria_rq_repair_member()): write the data back to it
+ *	from elsewhere, then stria_rq_repaired() queues the read again. Any
+ *	context; the repair itself runs later, in process context.
  */
 struct stria_level_ops {
 	u32 level;

@@ -198,11 +198,6 @@ static int stria_check_bitmap(struct stria_ioc_array *req)
 	}
 	if ((req->flags & STRIA_ARRAY_F_NO_BITMAP) && b)
 		return stria_refuse(req, "a bitmap region size was given with no bitmap");
-	/* a far layout's copies are half a member apart: one write, many regions */
-	if (req->level == 10 && !(req->flags & STRIA_ARRAY_F_NO_BITMAP) &&
-	    ((req->layout >> STRIA_R10_FAR_SHIFT) & STRIA_R10_FAR_MASK) > 1 &&
-	    !(req->layout & STRIA_R10_OFFSET))
-		return stria_refuse(req, "a RAID10 far layout keeps no write-intent bitmap yet (its copies are far apart on each member): create it with no bitmap, or use a near or offset layout");
 	if (b && (b & (b - 1) || b < req->chunk_sectors ||
 		  b > STRIA_SB_BITMAP_MAX_CHUNK))
 		return stria_refuse(req, "bitmap region of %u sectors: it must be a power of two from the chunk (%u sectors) to %u sectors (1 TiB)",

@@ -83,11 +83,13 @@ MODULE_PARM_DESC(read_error_decay_s,
  *	writes another copy's data back there first (repair_read), then the
  *	request is queued again; 0 for none. Kept across the requeue
  *	(RQF_DONTPREP marks a request seen before)
- * @wib_held: a RAID5/6 write holds its regions of the write-intent bitmap
- *	(stria_rq_bitmap_begin()) until it ends; kept across a requeue
- * @wib_region: the first of them
- * @wib_nr: how many: one for a write, more for a discard or write-zeroes
- *	over stripes of several regions
+ * @wib_held: a write holds its regions of the write-intent bitmap
+ *	(stria_rq_bitmap_begin_ranges()) until it ends; kept across a requeue
+ * @wib_ranges: in how many runs of regions: one on RAID5/6, one per copy
+ *	far apart on RAID10 (its far layouts)
+ * @wib_region: the first region of each run
+ * @wib_nr: how many regions each run has: one for a RAID5/6 write, more
+ *	for a discard or write-zeroes over stripes of several regions
  * @skipped: roles of the members a RAID5/6 write or flush left out because
  *	they failed: it is acknowledged once the superblocks record them
  * @held_entry: on the array's list of held requests
@@ -109,8 +111,9 @@ struct stria_cmd {
 	bool retry;
 	u32 repair;
 	bool wib_held;
-	u32 wib_region;
-	u32 wib_nr;
+	u32 wib_ranges;
+	u32 wib_region[STRIA_WIB_RANGES];
+	u32 wib_nr[STRIA_WIB_RANGES];
 	atomic64_t skipped;
 	struct list_head held_entry;
 	bool write_held;
@@ -313,12 +316,13 @@ void stria_rq_get(struct request *rq)
  */
 static void stria_rq_let_go(struct stria_array *a, struct stria_cmd *cmd)
 {
-	u32 i;
+	u32 i, k;
 
 	stria_cmd_drop_counts(cmd);
 	if (cmd->wib_held) {
-		for (i = 0; i < cmd->wib_nr; i++)
-			stria_bitmap_write_end(a, cmd->wib_region + i);
+		for (k = 0; k < cmd->wib_ranges; k++)
+			for (i = 0; i < cmd->wib_nr[k]; i++)
+				stria_bitmap_write_end(a, cmd->wib_region[k] + i);
 		cmd->wib_held = false;
 	}
 	if (cmd->write_held) {
@@ -443,12 +447,28 @@ void stria_rq_put(struct request *rq, blk_status_t st)
 	stria_rq_end(a, rq, st);
 }
 
+/* Let go of the @n runs of regions [@start[k], @end[k]) taken. */
+static void stria_rq_bitmap_drop(struct stria_array *a, const u32 *start,
+				 const u32 *end, u32 n)
+{
+	u32 i, k;
+
+	for (k = 0; k < n; k++)
+		for (i = start[k]; i < end[k]; i++)
+			stria_bitmap_write_end(a, i);
+}
+
 /**
- * stria_rq_bitmap_begin() - hold a write's regions of the write-intent bitmap
+ * stria_rq_bitmap_begin_ranges() - hold a write's regions of the
+ *	write-intent bitmap
  * @a: the array
  * @rq: a write request (or discard, write-zeroes), before it starts
- * @first: the first member sector of the stripes it writes
- * @last: the last one (in the same stripe as @first for a write)
+ * @first: for each of @n ranges, the first member sector it writes
+ * @last: and the last one (in the same stripe as @first for a RAID5/6
+ *	write)
+ * @n: ranges, 1 to STRIA_WIB_RANGES: the copies of a RAID10 far layout
+ *	lie far apart on the members; ranges that share regions are held as
+ *	one
  *
  * The regions are let go when the request ends. Nothing to do without a
  * bitmap, or when @rq holds its regions already (queued again).
@@ -457,25 +477,45 @@ void stria_rq_put(struct request *rq, blk_status_t st)
  * being written to the members: return BLK_STS_RESOURCE, the queue is run
  * again once it is there (the regions taken meanwhile are let go).
  */
-bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
-			   u64 first, u64 last)
+bool stria_rq_bitmap_begin_ranges(struct stria_array *a, struct request *rq,
+				  const u64 *first, const u64 *last, u32 n)
 {
 	struct stria_cmd *cmd = blk_mq_rq_to_pdu(rq);
-	u32 region, end, i;
+	u32 start[STRIA_WIB_RANGES], end[STRIA_WIB_RANGES];
+	u32 i, j, k, r0, r1, runs = 0;
 
 	if (!a->wib || cmd->wib_held)
 		return true;
-	region = stria_bitmap_region(a, first);
-	end = stria_bitmap_region(a, last) + 1;
-	for (i = region; i < end; i++) {
-		if (stria_bitmap_write_begin(a, i))
-			continue;
-		while (i-- > region)
-			stria_bitmap_write_end(a, i);
-		return false;
+	for (k = 0; k < n && k < STRIA_WIB_RANGES; k++) {
+		r0 = stria_bitmap_region(a, first[k]);
+		r1 = stria_bitmap_region(a, last[k]) + 1;
+		for (j = 0; j < runs; j++) {
+			if (r0 <= end[j] && start[j] <= r1) {
+				start[j] = min(start[j], r0);
+				end[j] = max(end[j], r1);
+				break;
+			}
+		}
+		if (j == runs) {
+			start[runs] = r0;
+			end[runs++] = r1;
+		}
 	}
-	cmd->wib_region = region;
-	cmd->wib_nr = end - region;
+	for (k = 0; k < runs; k++) {
+		for (i = start[k]; i < end[k]; i++) {
+			if (stria_bitmap_write_begin(a, i))
+				continue;
+			/* this run up to @i, and the runs before it */
+			stria_rq_bitmap_drop(a, &start[k], &i, 1);
+			stria_rq_bitmap_drop(a, start, end, k);
+			return false;
+		}
+	}
+	for (k = 0; k < runs; k++) {
+		cmd->wib_region[k] = start[k];
+		cmd->wib_nr[k] = end[k] - start[k];
+	}
+	cmd->wib_ranges = runs;
 	cmd->wib_held = true;
 	return true;
 }

@@ -204,21 +204,26 @@ static u64 stria_r10_failed_copies(struct stria_array *a,
 	return skipped;
 }
 
-/* The bitmap regions a write at array sector @pos holds: all its copies. */
+/*
+ * The bitmap regions a write of array sectors [@pos, @end) holds: those
+ * of each copy (a run of regions per copy; near copies share theirs, far
+ * ones lie far apart). @end - 1 is in @pos's chunk or the next.
+ */
 static bool stria_r10_bitmap_begin(struct stria_array *a, struct request *rq,
 				   u64 pos, u64 end)
 {
-	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	struct stria_loc lo[STRIA_R10_MAX_COPIES], hi[STRIA_R10_MAX_COPIES];
 	u32 k, n = stria_r10_copies(&a->geom.r10);
-	u64 first = U64_MAX, last = 0;
+	u64 first[STRIA_R10_MAX_COPIES], last[STRIA_R10_MAX_COPIES];
 
-	stria_r10_map(&a->geom.r10, pos, locs);
-	for (k = 0; k < n; k++)
-		first = min(first, locs[k].sector);
-	stria_r10_map(&a->geom.r10, end - 1, locs);
-	for (k = 0; k < n; k++)
-		last = max(last, locs[k].sector);
-	return stria_rq_bitmap_begin(a, rq, first, last);
+	BUILD_BUG_ON(STRIA_R10_MAX_COPIES > STRIA_WIB_RANGES);
+	stria_r10_map(&a->geom.r10, pos, lo);
+	stria_r10_map(&a->geom.r10, end - 1, hi);
+	for (k = 0; k < n; k++) {
+		first[k] = min(lo[k].sector, hi[k].sector);
+		last[k] = max(lo[k].sector, hi[k].sector);
+	}
+	return stria_rq_bitmap_begin_ranges(a, rq, first, last, n);
 }
 
 /*

@@ -791,8 +791,18 @@ void stria_map_poll(struct blk_mq_tag_set *set);
 #if STRIA_POLL
 int stria_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob);
 #endif
-bool stria_rq_bitmap_begin(struct stria_array *a, struct request *rq,
-			   u64 first, u64 last);
+/* runs of bitmap regions one request may hold: a RAID10 far layout's copies */
+#define STRIA_WIB_RANGES	4
+bool stria_rq_bitmap_begin_ranges(struct stria_array *a, struct request *rq,
+				  const u64 *first, const u64 *last, u32 n);
+
+/* The regions of member sectors @first..@last (see the function above). */
+static inline bool stria_rq_bitmap_begin(struct stria_array *a,
+					 struct request *rq, u64 first,
+					 u64 last)
+{
+	return stria_rq_bitmap_begin_ranges(a, rq, &first, &last, 1);
+}
 void stria_bio_submit(struct bio *bio);
 void stria_rq_count_inflight(struct request *rq, atomic_t *counter);
 void stria_rq_drop_inflight(struct request *rq);

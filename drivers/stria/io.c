@@ -537,11 +537,19 @@ static bool stria_rq_owed(struct stria_array *a, struct request *rq)
  * or read from another copy (RAID1/10) and written back to it, as md does,
  * while the array can spare the member and it has not done this too often.
  */
+/* A mirror keeps every chunk's data without member @m too. */
+static bool stria_mirror_spares(struct stria_member *m)
+{
+	struct stria_array *a = m->array;
+
+	return stria_geom_survives(&a->geom,
+				   stria_array_missing(a) | BIT_ULL(m->role));
+}
+
 static bool stria_read_repairable(struct stria_member *m, blk_status_t st)
 {
 	struct stria_array *a = m->array;
-	bool spare_it = stria_geom_mirror(&a->geom) ?
-		stria_geom_survives(&a->geom, stria_array_missing(a) | BIT_ULL(m->role)) :
+	bool spare_it = stria_geom_mirror(&a->geom) ? stria_mirror_spares(m) :
 		(u32)atomic_read(&a->nr_failed) < stria_geom_nr_parity(&a->geom);
 
 	/* read-only: nothing is written back */
@@ -594,8 +602,7 @@ static void stria_clone_endio(struct bio *bio)
 				cmpxchg(&cmd->repair, 0, m->role + 1);
 				WRITE_ONCE(cmd->retry, true);
 				st = BLK_STS_OK;
-			} else if (!stria_geom_survives(&m->array->geom,
-					stria_array_missing(m->array) | BIT_ULL(m->role))) {
+			} else if (!stria_mirror_spares(m)) {
 				/* the last copy: kept, as md; this read fails */
 				atomic64_inc(&m->errors);
 			} else if (stria_member_io_error(m, st)) {

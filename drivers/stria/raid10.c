@@ -204,6 +204,9 @@ static u64 stria_r10_failed_copies(struct stria_array *a,
 	return skipped;
 }
 
+/* a run of bitmap regions per copy fits in a request */
+static_assert(STRIA_R10_MAX_COPIES <= STRIA_WIB_RANGES);
+
 /*
  * The bitmap regions a write of array sectors [@pos, @end) holds: those
  * of each copy (a run of regions per copy; near copies share theirs, far
@@ -216,7 +219,6 @@ static bool stria_r10_bitmap_begin(struct stria_array *a, struct request *rq,
 	u32 k, n = stria_r10_copies(&a->geom.r10);
 	u64 first[STRIA_R10_MAX_COPIES], last[STRIA_R10_MAX_COPIES];
 
-	BUILD_BUG_ON(STRIA_R10_MAX_COPIES > STRIA_WIB_RANGES);
 	stria_r10_map(&a->geom.r10, pos, lo);
 	stria_r10_map(&a->geom.r10, end - 1, hi);
 	for (k = 0; k < n; k++) {

@@ -311,11 +311,12 @@ void arr_init(struct arr *a, const uint8_t *img, uint32_t nr,
 	if (stria_le32(sb.nr_members) != nr)
 		die("the superblocks say %u members, %u given",
 		    stria_le32(sb.nr_members), nr);
-	if (stria_geom_init(&a->g, stria_le32(sb.level),
-			    stria_le32(sb.parity_layout), nr,
-			    stria_le32(sb.chunk_sectors),
-			    stria_le64(sb.data_sectors)) || !a->g.level)
-		die("the superblocks describe no RAID5/6 geometry");
+	if (stria_geom_setup(&a->g, stria_le32(sb.level),
+			     stria_le32(sb.parity_layout), nr,
+			     stria_le32(sb.chunk_sectors),
+			     stria_le64(sb.data_sectors)) ||
+	    !stria_geom_redundant(&a->g))
+		die("the superblocks describe no RAID1, 5, 6 or 10 geometry");
 	a->data_off = stria_le64(sb.data_offset) * SECTOR;
 	if (a->data_off + a->g.member_sectors * SECTOR > member_bytes)
 		die("members of %" PRIu64 " bytes cannot hold the data area",

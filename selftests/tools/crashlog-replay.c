@@ -24,9 +24,78 @@
 #include "crashlog.h"
 
 /*
+ * On RAID1/10 a "stripe" is a row of member chunks, as the module's sync
+ * walks them: stripe s holds the array chunks whose first copy is in
+ * member row s (the lowest row of their copies), and its resync, check or
+ * repair reads that copy and writes or compares the others, wherever they
+ * are. Its region (region_of_stripe()) is the first copy's.
+ */
+
+/* The array chunks whose first copy is in member row @s (at most nr), in @out. */
+static uint32_t mirror_row_chunks(const struct arr *a, uint64_t s, uint64_t *out)
+{
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	uint32_t d, n = 0;
+	uint64_t sector;
+
+	for (d = 0; d < a->nr; d++) {
+		struct stria_loc here = { .member = d, .sector = s << a->g.chunk_shift };
+
+		if (stria_r10_unmap(&a->g.r10, &here, &sector))
+			continue;
+		stria_r10_map(&a->g.r10, sector, locs);
+		if (locs[0].member == d && locs[0].sector == here.sector)
+			out[n++] = sector;
+	}
+	return n;
+}
+
+/* Where in an image of the members copy @k of array sector @sector is. */
+static uint64_t mirror_copy_off(const struct arr *a, uint64_t sector, uint32_t k)
+{
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+
+	stria_r10_map(&a->g.r10, sector, locs);
+	return locs[k].member * a->member_bytes + a->data_off + locs[k].sector * SECTOR;
+}
+
+/* Is (@m, member sector @ms) a copy other than the first of what it holds? */
+static bool mirror_later_copy(const struct arr *a, uint32_t m, uint64_t ms)
+{
+	struct stria_loc here = { .member = m, .sector = ms }, locs[STRIA_R10_MAX_COPIES];
+	uint64_t sector;
+
+	if (stria_r10_unmap(&a->g.r10, &here, &sector))
+		return false;
+	stria_r10_map(&a->g.r10, sector, locs);
+	return locs[0].member != m || locs[0].sector != ms;
+}
+
+/*
+ * Mirrors: the 4 KiB pieces of the copies of stripe @s's chunks that
+ * differ from their first copy (what the module's check counts, 8 sectors
+ * each).
+ */
+static uint32_t mirror_bad_pieces(const struct arr *a, const uint8_t *img, uint64_t s)
+{
+	size_t cb = (size_t)SECTOR << a->g.chunk_shift, off;
+	uint64_t chunks[STRIA_GEOM_MAX_MEMBERS];
+	uint32_t n = mirror_row_chunks(a, s, chunks), i, k, bad = 0;
+
+	for (i = 0; i < n; i++)
+		for (k = 1; k < stria_r10_copies(&a->g.r10); k++)
+			for (off = 0; off < cb; off += 4096)
+				bad += !!memcmp(img + mirror_copy_off(a, chunks[i], 0) + off,
+						img + mirror_copy_off(a, chunks[i], k) + off,
+						cb - off < 4096 ? cb - off : 4096);
+	return bad;
+}
+
+/*
  * Does stripe @s of the members in @img (member i at i * member_bytes) have
- * the parity of its data? Return: the number of 4 KiB pieces of P and Q
- * that differ (0: consistent).
+ * the parity of its data (on mirrors: copies equal to the first)? Return:
+ * the number of 4 KiB pieces of P and Q (of the later copies) that differ
+ * (0: consistent).
  */
 static uint32_t stripe_bad_pieces(const struct arr *a, const uint8_t *img,
 				  uint64_t s)
@@ -36,6 +105,8 @@ static uint32_t stripe_bad_pieces(const struct arr *a, const uint8_t *img,
 	uint8_t *ptrs[STRIA_GEOM_MAX_MEMBERS + 2], *p, *q;
 	uint32_t pm, qm;
 
+	if (stria_geom_mirror(&a->g))
+		return mirror_bad_pieces(a, img, s);
 	stria_raid56_parity_members(&a->g, s, &pm, &qm);
 	p = xalloc(cb);
 	q = xalloc(cb);
@@ -257,6 +328,9 @@ struct undo {
  * @hole: per block, while the cut is checked: the block is in the write
  *	hole (a chunk of @rebuild_role, not rebuilt at the cut, in a stripe
  *	the assembly must resync): whatever it reads may be wrong
+ * @planted_block: on mirrors, the array block whose later copy was made
+ *	to differ outside the regions to resync, or -1: its reads may see
+ *	either copy, and the check after them must count it
  */
 struct rp {
 	struct log l;
@@ -281,6 +355,7 @@ struct rp {
 	uint32_t cut_dropped;
 	int rebuild_role;
 	uint8_t *hole;
+	long planted_block;
 };
 
 /**
@@ -297,7 +372,7 @@ struct tally {
 	uint32_t failures, full_syncs;
 	uint64_t stray_blocks;
 	uint32_t degraded_cuts, resumed_cuts, rebuilt_cuts, unrebuilt_cuts, degraded_marked;
-	uint64_t hole_blocks, hole_wrong;
+	uint64_t hole_blocks, hole_wrong, planted_reads;
 	double t_restore, t_assemble, t_verify, t_check, t_stop;
 };
 
@@ -406,7 +481,7 @@ static void rp_undo(struct rp *r)
 /*
  * The blocks the array itself writes while it is assembled, resynced,
  * checked and stopped: each member's superblock and bitmap area, and every
- * stripe's P and Q.
+ * stripe's P and Q (on mirrors every copy but the first).
  */
 static void array_write_set(struct rp *r)
 {
@@ -427,7 +502,12 @@ static void array_write_set(struct rp *r)
 	/* a rebuild writes every chunk of the role it rebuilds */
 	for (k = 0; r->rebuild_role >= 0 && k < nst * cb; k++)
 		r->array_writes[r->rebuild_role * mb + r->a.data_off / 4096 + k] = 1;
-	for (s = 0; s < nst; s++) {
+	/* mirrors: a resync writes every copy but the first */
+	for (m = 0; stria_geom_mirror(&r->a.g) && m < r->a.nr; m++)
+		for (k = 0; k < nst * cb; k++)
+			if (mirror_later_copy(&r->a, m, k * (4096 / SECTOR)))
+				r->array_writes[m * mb + r->a.data_off / 4096 + k] = 1;
+	for (s = 0; !stria_geom_mirror(&r->a.g) && s < nst; s++) {
 		stria_raid56_parity_members(&r->a.g, s, &pm, &qm);
 		for (k = 0; k < cb; k++) {
 			uint64_t b = r->a.data_off / 4096 + s * cb + k;
@@ -655,9 +735,36 @@ static void flip_byte(struct rp *r, uint32_t m, uint64_t off, uint8_t *buf)
 }
 
 /*
- * Plant a parity mismatch in a random stripe below @nst whose region is
- * (@in) or is not in @regs.
+ * Plant a parity mismatch (on mirrors, a later copy that differs) in a
+ * random stripe below @nst whose region is (@in) or is not in @regs.
  */
+static bool plant_candidate(struct rp *r, const uint8_t *regs, bool in, uint64_t s)
+{
+	uint64_t chunks[STRIA_GEOM_MAX_MEMBERS];
+
+	return !regs[region_of_stripe(&r->a, s)] == !in &&
+	       (!stria_geom_mirror(&r->a.g) || mirror_row_chunks(&r->a, s, chunks));
+}
+
+/*
+ * Mirrors: flip a byte of a later copy of one of stripe @s's chunks; the
+ * array block it is in goes to r->planted_block, which the reads of the
+ * array may or may not see (the copy they read is the module's choice).
+ */
+static void plant_mirror(struct rp *r, uint64_t s, uint64_t *rng, uint8_t *buf)
+{
+	uint64_t chunks[STRIA_GEOM_MAX_MEMBERS], sector, off;
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
+	uint32_t n = mirror_row_chunks(&r->a, s, chunks), k;
+
+	sector = chunks[lw_rand(rng) % n];
+	k = 1 + lw_rand(rng) % (stria_r10_copies(&r->a.g.r10) - 1);
+	off = lw_rand(rng) % ((uint64_t)SECTOR << r->a.g.chunk_shift);
+	stria_r10_map(&r->a.g.r10, sector, locs);
+	flip_byte(r, locs[k].member, r->a.data_off + locs[k].sector * SECTOR + off, buf);
+	r->planted_block = (long)((sector * SECTOR + off) / CP_BLOCK);
+}
+
 static long plant(struct rp *r, const uint8_t *regs, bool in, uint64_t *rng,
 		  uint8_t *buf, uint64_t nst)
 {
@@ -666,13 +773,17 @@ static long plant(struct rp *r, const uint8_t *regs, bool in, uint64_t *rng,
 	uint32_t pm, qm;
 
 	for (s = 0; s < nst; s++)
-		cand += !regs[region_of_stripe(&r->a, s)] == !in;
+		cand += plant_candidate(r, regs, in, s);
 	if (!cand)
 		return -1;
 	pick = lw_rand(rng) % cand;
 	for (s = 0; s < nst; s++)
-		if (!regs[region_of_stripe(&r->a, s)] == !in && !pick--)
+		if (plant_candidate(r, regs, in, s) && !pick--)
 			break;
+	if (stria_geom_mirror(&r->a.g)) {
+		plant_mirror(r, s, rng, buf);
+		return s;
+	}
 	stria_raid56_parity_members(&r->a.g, s, &pm, &qm);
 	if (qm != STRIA_GEOM_NONE && lw_rand(rng) & 1)
 		pm = qm;
@@ -684,13 +795,19 @@ static long plant(struct rp *r, const uint8_t *regs, bool in, uint64_t *rng,
 static uint32_t stripe_on_devices(struct rp *r, uint64_t s)
 {
 	size_t cb = (size_t)SECTOR << r->a.g.chunk_shift;
+	uint64_t first = s, nr = 1;
 	uint32_t m;
 
+	/* a mirror's later copies may be in any row */
+	if (stria_geom_mirror(&r->a.g)) {
+		first = 0;
+		nr = r->a.g.member_sectors >> r->a.g.chunk_shift;
+	}
 	for (m = 0; m < r->a.nr; m++) {
-		uint64_t off = m * r->a.member_bytes + r->a.data_off + s * cb;
+		uint64_t off = m * r->a.member_bytes + r->a.data_off + first * cb;
 
-		pread_full(r->devfd[m], r->scratch + off, cb,
-			   r->a.data_off + s * cb, r->dev[m]);
+		pread_full(r->devfd[m], r->scratch + off, nr * cb,
+			   r->a.data_off + first * cb, r->dev[m]);
 	}
 	return stripe_bad_pieces(&r->a, r->scratch, s);
 }
@@ -738,6 +855,12 @@ static uint64_t verify_data(struct rp *r, const struct cut *ct, uint32_t k,
 			const uint8_t *p = buf + (b * CP_BLOCK - off);
 			int bad = cp_check(p, r->j.seed, b, &v);
 			bool in_flight = r->hi[b] > r->lo[b];
+
+			/* a mirror's copy planted to differ: the check counts it */
+			if ((long)b == r->planted_block) {
+				t->planted_reads++;
+				continue;
+			}
 
 			if (eio >> (b - off / CP_BLOCK) & 1) {
 				if (r->hole && r->hole[b]) {
@@ -847,7 +970,8 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 	degraded = r->rebuild_role >= 0 &&
 		   ((v.failed | v.rebuilding) >> r->rebuild_role & 1);
 	memset(r->hole, 0, r->j.blocks);
-	for (b = 0; degraded && b < r->j.blocks; b++) {
+	/* a degraded mirror has no write hole: every chunk keeps a copy */
+	for (b = 0; degraded && !stria_geom_mirror(&r->a.g) && b < r->j.blocks; b++) {
 		struct stria_stripe st;
 		struct stria_loc loc;
 
@@ -869,8 +993,23 @@ static void rp_cut(struct rp *r, const struct cut *ct, uint32_t k,
 		plant_below = v.failed >> r->rebuild_role & 1 ? 0 :
 			      v.rebuild_offset >> r->a.g.chunk_shift;
 	in_stripe = plant(r, regs, true, &rng, buf, plant_below);
+	/* the one inside is repaired before anything reads the array */
+	r->planted_block = -1;
 	out_stripe = plant(r, regs, false, &rng, buf, plant_below);
-	if (r->corrupt) {
+	if (r->corrupt && stria_geom_mirror(&r->a.g)) {
+		/* every copy: a read may go to any of them */
+		uint64_t b = lw_rand(&rng) % r->j.blocks, off = lw_rand(&rng) % CP_BLOCK;
+		struct stria_loc locs[STRIA_R10_MAX_COPIES];
+		uint32_t c;
+
+		stria_r10_map(&r->a.g.r10, b * (CP_BLOCK / SECTOR), locs);
+		for (c = 0; c < stria_r10_copies(&r->a.g.r10); c++) {
+			uint64_t at = r->a.data_off + locs[c].sector * SECTOR;
+
+			flip_byte(r, locs[c].member, at + off, buf);
+			r->may_change[(locs[c].member * r->a.member_bytes + at) / 4096] = 1;
+		}
+	} else if (r->corrupt) {
 		struct stria_stripe st;
 		struct stria_loc loc;
 		uint64_t b = lw_rand(&rng) % r->j.blocks;
@@ -1106,6 +1245,7 @@ int cmd_replay(int argc, char **argv)
 		    origin, r.img_len, nr);
 	arr_init(&r.a, r.img, nr, r.img_len / nr);
 	r.rebuild_role = -1;
+	r.planted_block = -1;
 	if (rebuild_role != UINT64_MAX) {
 		if (rebuild_role >= nr)
 			die("--rebuild-role %" PRIu64 ": the array has roles 0 to %u",
@@ -1204,8 +1344,11 @@ int cmd_replay(int argc, char **argv)
 	       t.oon_blocks, t.oon_cuts);
 	printf("blocks read as zeroes a write-zeroes or discard request wrote: %" PRIu64
 	       " (%" PRIu64 " where data was allowed too)\n", t.zero_reads, t.zero_or_old);
-	printf("parity: %u cuts where the check after the resync found other than the planted mismatch\n",
-	       t.mismatch_cuts);
+	printf("%s: %u cuts where the check after the resync found other than the planted mismatch\n",
+	       stria_geom_mirror(&r.a.g) ? "copies" : "parity", t.mismatch_cuts);
+	if (stria_geom_mirror(&r.a.g))
+		printf("reads of the block planted outside, not checked against the journal: %" PRIu64 "\n",
+		       t.planted_reads);
 	printf("planted inside the regions to resync: %u, repaired by the resync: %u\n",
 	       t.planted_in, t.repaired_in);
 	printf("planted outside them: %u, found by the check: %u\n",
@@ -1235,7 +1378,7 @@ int cmd_replay(int argc, char **argv)
 			"\nfailures %u\nlose %u\nlose_expected %u\nlose_caught %u\nseconds %.0f\n"
 			"zero_reads %" PRIu64 "\nzero_or_old %" PRIu64 "\n"
 			"degraded %u\ndegraded_marked %u\nresumed %u\nrebuilt %u\nunrebuilt %u\nhole_blocks %" PRIu64
-			"\nhole_wrong %" PRIu64 "\n",
+			"\nhole_wrong %" PRIu64 "\nplanted_reads %" PRIu64 "\n",
 			t.cuts, nsync, t.by_mode[0], t.by_mode[1], t.by_mode[2],
 			t.resynced, t.clean, t.assemble_failed, t.sync_timeouts,
 			t.lost_blocks, t.lost_cuts, t.oon_blocks, t.oon_cuts,
@@ -1243,7 +1386,8 @@ int cmd_replay(int argc, char **argv)
 			t.found_out, t.coverage_cuts, t.stray_blocks, t.failures,
 			t.by_mode[LW_CUT_LOSE], t.lose_expected, t.lose_caught, now() - t0,
 			t.zero_reads, t.zero_or_old, t.degraded_cuts, t.degraded_marked, t.resumed_cuts,
-			t.rebuilt_cuts, t.unrebuilt_cuts, t.hole_blocks, t.hole_wrong);
+			t.rebuilt_cuts, t.unrebuilt_cuts, t.hole_blocks, t.hole_wrong,
+			t.planted_reads);
 		fclose(f);
 	}
 	if (r.out)

@@ -6,7 +6,8 @@
 # loses", explains the model and the checks.
 #
 # The test file sets, before sourcing this:
-#   CR_LEVEL  5 or 6
+#   CR_LEVEL  5 or 6, or 1 or 10 (raid10/008, 009: md's default near
+#             layout; the replay checks copies where it checks parity)
 #   CR_N      members (RAID5: 4, RAID6: 5: three data chunks a stripe each)
 #   CR_CUTS   cut points per array: a number, or "all" (every flush and FUA
 #             entry of the log, and at least 200). The debug kernel (KASAN,
@@ -39,9 +40,12 @@ CR_MEMBER_MB=2			# the smallest members: 1 MiB superblock area + 1 MiB data
 CR_MEMBER_SECTORS=$((CR_MEMBER_MB * 2048))
 CR_CHUNK=16K
 CR_REGION=64K			# 4 stripes a region: 16 regions
-CR_STRIPE_BLOCKS=12		# 3 data chunks of 16K
-CR_WINDOW_BLOCKS=96		# a batch writes in 2 regions
-CR_SPAN_BLOCKS=576		# 12 of the 16 regions are written; 4 keep the prefill
+# the workload's shape in array blocks (a test file may set its own: a
+# mirror's rows hold fewer data chunks than a RAID5 stripe)
+: "${CR_STRIPE_BLOCKS:=12}"	# 3 data chunks of 16K
+: "${CR_WINDOW_BLOCKS:=96}"	# a batch writes in 2 regions
+: "${CR_SPAN_BLOCKS:=576}"	# 12 of the 16 regions are written; 4 keep the prefill
+: "${CR_ZEROES:=1}"		# the third array, with write-zeroes and discards
 CR_BATCHES=24
 CR_DEBUG_CUTS=24
 CR_DEBUG_ZERO_CUTS=12
@@ -265,7 +269,9 @@ crash_replay() {
 
 	out=$("$CRASHLOG" order --log "$log" --origin "/tmp/$tag.origin" --members "$CR_N" 2>&1)
 	rc=$?	# before the message's own command substitution resets $?
-	check "$tag: write-intent order: every data and parity write after the array is durably active$([ "$bitmap" = none ] || echo " and its region's bit durably set") on every member" \
+	local red=parity
+	case $CR_LEVEL in 1 | 10) red="later copy" ;; esac
+	check "$tag: write-intent order: every data and $red write after the array is durably active$([ "$bitmap" = none ] || echo " and its region's bit durably set") on every member" \
 		test $rc -eq 0
 	_show_output "$out"
 	if [ "$selftest" = 1 ]; then
@@ -312,7 +318,7 @@ crash_replay() {
 		"$(cr_summary "$tag" planted_out)" "$(cr_summary "$tag" found_out)"
 	check_eq "$tag: the resync covers what the bitmaps say (cuts otherwise)" 0 \
 		"$(cr_summary "$tag" coverage_cuts)"
-	check_eq "$tag: nothing written outside the superblocks, bitmaps, parity and the log's writes (blocks)" \
+	check_eq "$tag: nothing written outside the superblocks, bitmaps, ${red/later copy/later copies} and the log's writes (blocks)" \
 		0 "$(cr_summary "$tag" stray_blocks)"
 	check_eq "$tag: no failure reported" 0 "$(cr_summary "$tag" failures)"
 	if [ "$rebuild" = 1 ]; then
@@ -361,7 +367,8 @@ crash_main() {
 	check "dm-log-writes" modprobe dm-log-writes || return 1
 	crash_replay "raid$CR_LEVEL-bitmap" "$CR_REGION" 1
 	crash_replay "raid$CR_LEVEL-nobitmap" none
-	crash_replay "raid$CR_LEVEL-zeroes" "$CR_REGION" 0 1
-	local b=raid$CR_LEVEL-bitmap n=raid$CR_LEVEL-nobitmap z=raid$CR_LEVEL-zeroes
-	diag "cut points checked: $b $(cr_summary "$b" cuts 2>/dev/null), $n $(cr_summary "$n" cuts 2>/dev/null), $z $(cr_summary "$z" cuts 2>/dev/null); self-tests on $b: $(cr_summary "$b-control" cuts 2>/dev/null) with a flipped data byte, $(cr_summary "$b-lose" lose 2>/dev/null) at dropped flushes; captures taken again: $cr_captures_retried"
+	[ "$CR_ZEROES" = 1 ] && crash_replay "raid$CR_LEVEL-zeroes" "$CR_REGION" 0 1
+	local b=raid$CR_LEVEL-bitmap n=raid$CR_LEVEL-nobitmap z=raid$CR_LEVEL-zeroes zs=
+	[ "$CR_ZEROES" = 1 ] && zs=", $z $(cr_summary "$z" cuts 2>/dev/null)"
+	diag "cut points checked: $b $(cr_summary "$b" cuts 2>/dev/null), $n $(cr_summary "$n" cuts 2>/dev/null)$zs; self-tests on $b: $(cr_summary "$b-control" cuts 2>/dev/null) with a flipped data byte, $(cr_summary "$b-lose" lose 2>/dev/null) at dropped flushes; captures taken again: $cr_captures_retried"
 }

@@ -532,11 +532,6 @@ static bool stria_rq_owed(struct stria_array *a, struct request *rq)
 	return stria_sync_owed(a, stripe << a->geom.chunk_shift);
 }
 
-/*
- * A member in sync failed a read: keep it, and have the data rebuilt (RAID5/6)
- * or read from another copy (RAID1/10) and written back to it, as md does,
- * while the array can spare the member and it has not done this too often.
- */
 /* A mirror keeps every chunk's data without member @m too. */
 static bool stria_mirror_spares(struct stria_member *m)
 {
@@ -546,6 +541,11 @@ static bool stria_mirror_spares(struct stria_member *m)
 				   stria_array_missing(a) | BIT_ULL(m->role));
 }
 
+/*
+ * A member in sync failed a read: keep it, and have the data rebuilt (RAID5/6)
+ * or read from another copy (RAID1/10) and written back to it, as md does,
+ * while the array can spare the member and it has not done this too often.
+ */
 static bool stria_read_repairable(struct stria_member *m, blk_status_t st)
 {
 	struct stria_array *a = m->array;

@@ -236,6 +236,37 @@ static inline int stria_r10_unmap(const struct stria_r10_geom *g,
 }
 
 /**
+ * stria_r10_copy_at() - which copy a member location holds
+ * @g: the geometry
+ * @loc: member and sector within its used area
+ * @sector: filled with the array sector @loc holds a copy of
+ * @locs: filled with that sector's stria_r10_copies() places
+ *	(stria_r10_map())
+ *
+ * The first copy (0) is the one a sync reads and compares the others
+ * with; the module's sync and the crash replay's checker (selftests/tools)
+ * walk member rows by it.
+ *
+ * Return: the index of @loc among @locs, or -1 when @loc holds no array
+ * sector (stria_r10_unmap() refuses it).
+ */
+static inline int stria_r10_copy_at(const struct stria_r10_geom *g,
+				    const struct stria_loc *loc, u64 *sector,
+				    struct stria_loc *locs)
+{
+	u32 k;
+
+	if (stria_r10_unmap(g, loc, sector))
+		return -1;
+	stria_r10_map(g, *sector, locs);
+	for (k = 0; k < stria_r10_copies(g); k++)
+		if (locs[k].member == loc->member &&
+		    locs[k].sector == loc->sector)
+			return k;
+	return -1;
+}
+
+/**
  * stria_r10_survives() - does every array chunk keep a copy
  * @g: the geometry
  * @failed: failed members, bit i for member i

@@ -676,10 +676,7 @@ static int stria_raid10_sync_stripe(struct stria_array *a, u64 row,
 		struct stria_loc here = { .member = d, .sector = row << shift };
 		u64 sector;
 
-		if (stria_r10_unmap(g, &here, &sector))
-			continue;
-		stria_r10_map(g, sector, locs);
-		if (locs[0].member != d || locs[0].sector != here.sector)
+		if (stria_r10_copy_at(g, &here, &sector, locs) != 0)
 			continue;
 		b = stria_r10_hold(a->r10, sector >> shift);
 		if (op == STRIA_SYNC_OP_CHECK || op == STRIA_SYNC_OP_REPAIR)

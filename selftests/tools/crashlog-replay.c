@@ -41,22 +41,16 @@ static uint32_t mirror_row_chunks(const struct arr *a, uint64_t s, uint64_t *out
 	for (d = 0; d < a->nr; d++) {
 		struct stria_loc here = { .member = d, .sector = s << a->g.chunk_shift };
 
-		if (stria_r10_unmap(&a->g.r10, &here, &sector))
-			continue;
-		stria_r10_map(&a->g.r10, sector, locs);
-		if (locs[0].member == d && locs[0].sector == here.sector)
+		if (stria_r10_copy_at(&a->g.r10, &here, &sector, locs) == 0)
 			out[n++] = sector;
 	}
 	return n;
 }
 
-/* Where in an image of the members copy @k of array sector @sector is. */
-static uint64_t mirror_copy_off(const struct arr *a, uint64_t sector, uint32_t k)
+/* Where in an image of the members place @loc is. */
+static uint64_t mirror_img_off(const struct arr *a, const struct stria_loc *loc)
 {
-	struct stria_loc locs[STRIA_R10_MAX_COPIES];
-
-	stria_r10_map(&a->g.r10, sector, locs);
-	return locs[k].member * a->member_bytes + a->data_off + locs[k].sector * SECTOR;
+	return loc->member * a->member_bytes + a->data_off + loc->sector * SECTOR;
 }
 
 /* Is (@m, member sector @ms) a copy other than the first of what it holds? */
@@ -65,10 +59,7 @@ static bool mirror_later_copy(const struct arr *a, uint32_t m, uint64_t ms)
 	struct stria_loc here = { .member = m, .sector = ms }, locs[STRIA_R10_MAX_COPIES];
 	uint64_t sector;
 
-	if (stria_r10_unmap(&a->g.r10, &here, &sector))
-		return false;
-	stria_r10_map(&a->g.r10, sector, locs);
-	return locs[0].member != m || locs[0].sector != ms;
+	return stria_r10_copy_at(&a->g.r10, &here, &sector, locs) > 0;
 }
 
 /*
@@ -81,13 +72,16 @@ static uint32_t mirror_bad_pieces(const struct arr *a, const uint8_t *img, uint6
 	size_t cb = (size_t)SECTOR << a->g.chunk_shift, off;
 	uint64_t chunks[STRIA_GEOM_MAX_MEMBERS];
 	uint32_t n = mirror_row_chunks(a, s, chunks), i, k, bad = 0;
+	struct stria_loc locs[STRIA_R10_MAX_COPIES];
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		stria_r10_map(&a->g.r10, chunks[i], locs);
 		for (k = 1; k < stria_r10_copies(&a->g.r10); k++)
 			for (off = 0; off < cb; off += 4096)
-				bad += !!memcmp(img + mirror_copy_off(a, chunks[i], 0) + off,
-						img + mirror_copy_off(a, chunks[i], k) + off,
+				bad += !!memcmp(img + mirror_img_off(a, &locs[0]) + off,
+						img + mirror_img_off(a, &locs[k]) + off,
 						cb - off < 4096 ? cb - off : 4096);
+	}
 	return bad;
 }
 

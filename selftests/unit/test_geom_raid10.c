@@ -94,7 +94,7 @@ static int sweep_one(u32 layout, u32 n, u32 chunk, u64 avail, char *why,
 		     size_t whylen)
 {
 	struct stria_r10_geom g;
-	struct stria_loc locs[STRIA_R10_MAX_COPIES], l;
+	struct stria_loc locs[STRIA_R10_MAX_COPIES], at[STRIA_R10_MAX_COPIES], l;
 	u32 near = layout & 0xff, far = (layout >> 8) & 0xff, k, j, shift = 0;
 	u64 c, used_chunks, back, hits = 0, s, md_dev, md_stride, md_cap;
 	unsigned char *taken;
@@ -139,6 +139,9 @@ static int sweep_one(u32 layout, u32 n, u32 chunk, u64 avail, char *why,
 				goto fail_twice;
 			if (stria_r10_unmap(&g, &locs[k], &back) || back != s)
 				goto fail_back;
+			if (stria_r10_copy_at(&g, &locs[k], &back, at) != (int)k ||
+			    back != s)
+				goto fail_back;
 			hits++;
 		}
 	}
@@ -148,7 +151,7 @@ static int sweep_one(u32 layout, u32 n, u32 chunk, u64 avail, char *why,
 			if (taken[l.sector / chunk * n + l.member])
 				continue;
 			ret = stria_r10_unmap(&g, &l, &back);
-			if (ret != -ENODATA) {
+			if (ret != -ENODATA || stria_r10_copy_at(&g, &l, &back, at) != -1) {
 				snprintf(why, whylen, "unused place %u:%" PRIu64 " unmaps to %d/%" PRIu64,
 					 l.member, l.sector, ret, back);
 				free(taken);

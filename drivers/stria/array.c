@@ -435,13 +435,16 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 					     const struct stria_geom *g,
 					     const u32 *roles, int node)
 {
+	/* RAID1 grows by members: room for every copy it may hold */
+	u32 room = g->level == 1 ? max(o->nr_roles, STRIA_R10_MAX_COPIES) :
+		   o->nr_roles;
 	struct stria_array *a;
 	u32 i;
 
-	a = kzalloc_node(struct_size(a, members, o->nr_roles), GFP_KERNEL,
-			 node);
+	a = kzalloc_node(struct_size(a, members, room), GFP_KERNEL, node);
 	if (!a)
 		return NULL;
+	a->max_members = room;
 	a->index = -1;
 	a->repl_role = STRIA_NO_MEMBER;
 	a->node = node;

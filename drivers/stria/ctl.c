@@ -35,7 +35,8 @@
 				 STRIA_FEAT_SYNC | STRIA_FEAT_BITMAP | \
 				 STRIA_FEAT_READD | STRIA_FEAT_REPLACE | \
 				 STRIA_FEAT_RUN | STRIA_FEAT_HOMEHOST | \
-				 STRIA_FEAT_READONLY | STRIA_FEAT_MIRROR)
+				 STRIA_FEAT_READONLY | STRIA_FEAT_MIRROR | \
+				 STRIA_FEAT_GROW_MIRROR)
 
 /* The ABI's parity layout numbers are geom.h's (and md's). */
 static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
@@ -782,6 +783,56 @@ out:
 	return stria_copy_back(argp, &req, usize, sizeof(req), ret);
 }
 
+static long stria_ioc_grow(void __user *argp)
+{
+	struct stria_ioc_grow req;
+	struct stria_array *a;
+	u32 usize;
+	int ret;
+
+	ret = stria_copy_in(&req, sizeof(req), argp);
+	if (ret)
+		return ret;
+	usize = req.size;
+	ret = -EINVAL;
+	if (req.flags & ~STRIA_GROW_F_CHECK) {
+		snprintf(req.msg, sizeof(req.msg), "unknown flags 0x%x", req.flags);
+		goto out;
+	}
+	if (req.events || req.reserved0 ||
+	    memchr_inv(req.reserved, 0, sizeof(req.reserved)) ||
+	    memchr_inv(req.msg, 0, sizeof(req.msg))) {
+		snprintf(req.msg, sizeof(req.msg), "reserved and output fields must be zero");
+		goto out;
+	}
+	if (req.op != STRIA_GROW_MEMBERS) {
+		snprintf(req.msg, sizeof(req.msg), "grow operation %u cannot be requested (members %u)",
+			 req.op, STRIA_GROW_MEMBERS);
+		goto out;
+	}
+	if (req.name[0] && !stria_name_valid(req.name)) {
+		snprintf(req.msg, sizeof(req.msg), "invalid array name");
+		goto out;
+	}
+	ret = stria_lock(req.msg);
+	if (ret)
+		goto out;
+	a = stria_running(req.name, req.index, req.msg);
+	if (!a) {
+		ret = -ENOENT;
+	} else if (stria_array_refuse_ro(a, req.msg)) {
+		ret = -EROFS;
+	} else {
+		ret = stria_array_grow_members(a, req.nr_members,
+					       req.flags & STRIA_GROW_F_CHECK,
+					       req.msg);
+		req.events = READ_ONCE(a->events);
+	}
+	mutex_unlock(&stria_arrays_lock);
+out:
+	return stria_copy_back(argp, &req, usize, sizeof(req), ret);
+}
+
 static long stria_ctl_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)
 {
@@ -807,6 +858,8 @@ static long stria_ctl_ioctl(struct file *file, unsigned int cmd,
 		return stria_ioc_sync(argp);
 	case STRIA_IOC_MODE:
 		return stria_ioc_mode(argp);
+	case STRIA_IOC_GROW:
+		return stria_ioc_grow(argp);
 	default:
 		return -ENOTTY;
 	}

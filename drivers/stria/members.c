@@ -132,18 +132,15 @@ out_unlock:
 }
 
 /*
- * Spare @si takes the failed role @m, with the queue frozen; the failed
- * device is released. Caller holds @a->cfg_lock; no sync runs.
+ * Spare @si moves into role @m, which it is to rebuild, and leaves the
+ * spare table. Caller holds @a->cfg_lock and @a->sb_lock, with the queue
+ * frozen; @m's old device, if any, is the caller's to release.
  */
-static void stria_spare_take_role(struct stria_array *a,
-				  struct stria_member *m, u32 si)
+static void stria_spare_into(struct stria_array *a, struct stria_member *m,
+			     u32 si)
 {
 	struct stria_member *sp = &a->spares[si];
-	struct stria_member old = *m;
-	unsigned int memflags;
 
-	memflags = stria_array_freeze(a);
-	mutex_lock(&a->sb_lock);
 	m->dev = sp->dev;
 	m->node = sp->node;
 	m->dev_sectors = sp->dev_sectors;
@@ -157,6 +154,21 @@ static void stria_spare_take_role(struct stria_array *a,
 	memmove(sp, sp + 1, (a->nr_spares - si - 1) * sizeof(*sp));
 	a->nr_spares--;
 	memset(&a->spares[a->nr_spares], 0, sizeof(*sp));
+}
+
+/*
+ * Spare @si takes the failed role @m, with the queue frozen; the failed
+ * device is released. Caller holds @a->cfg_lock; no sync runs.
+ */
+static void stria_spare_take_role(struct stria_array *a,
+				  struct stria_member *m, u32 si)
+{
+	struct stria_member old = *m;
+	unsigned int memflags;
+
+	memflags = stria_array_freeze(a);
+	mutex_lock(&a->sb_lock);
+	stria_spare_into(a, m, si);
 	mutex_unlock(&a->sb_lock);
 	stria_array_unfreeze(a, memflags);
 	stria_array_update_limits(a);
@@ -211,6 +223,124 @@ int stria_array_take_spares(struct stria_array *a)
 		n++;
 	}
 	return n;
+}
+
+/*
+ * May @a grow to @nr members now (@check: given the spares)? Fills @msg
+ * and returns the error when not. Caller holds @a->cfg_lock.
+ */
+static int stria_grow_check(struct stria_array *a, u32 nr, bool check,
+			    char *msg)
+{
+	u32 old = a->nr_members, action = READ_ONCE(a->sync.action);
+
+	if (action != STRIA_SYNC_IDLE) {
+		snprintf(msg, STRIA_MSG_LEN, "a %s runs on '%s': wait for it (striactl wait), or stop the scrub, then grow",
+			 stria_sync_action_name(action), a->name);
+		return -EBUSY;
+	}
+	if (stria_resync_owed(a)) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' owes a resync (it was not stopped cleanly): grow once it is done",
+			 a->name);
+		return -EBUSY;
+	}
+	if (atomic_read(&a->nr_failed)) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' is degraded (%d of %u members not in sync): rebuild it first, then grow",
+			 a->name, atomic_read(&a->nr_failed), old);
+		return -EINVAL;
+	}
+	if (!check && a->nr_spares < nr - old) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' has %u spares, %u more members take %u: add devices (grow --add DEV)",
+			 a->name, a->nr_spares, nr - old, nr - old);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/**
+ * stria_array_grow_members() - add copies to a RAID1 array
+ * @a: the array
+ * @nr: the member count to grow to
+ * @check: change nothing, only say whether it would be refused for
+ *	anything but the spares it lacks
+ * @msg: STRIA_MSG_LEN bytes for the reason on failure
+ *
+ * A RAID1 member holds all the data at the same offsets whatever the
+ * member count, so a new role is a member to rebuild: the spares added
+ * last take roles nr_members .. @nr - 1, in the order they were added,
+ * with the queue frozen, in the state rebuilding; then the superblocks
+ * record the new count and the roles being rebuilt, and the rebuild
+ * copies the data to them. A crash while the superblocks are written
+ * leaves some one update behind with the old count, which assembly takes
+ * (stria_sb_count_follows()).
+ *
+ * Caller holds stria_arrays_lock; @a is read-write.
+ *
+ * Return: 0; -EOPNOTSUPP (not RAID1), -EINVAL (a count out of range, a
+ * degraded array), -EBUSY (a sync runs or a resync is owed), -ENOSPC (too
+ * few spares), -EINTR; nothing changed then.
+ */
+int stria_array_grow_members(struct stria_array *a, u32 nr, bool check,
+			     char *msg)
+{
+	u32 old = a->nr_members, r;
+	unsigned int memflags;
+	struct stria_geom g;
+	int ret;
+
+	lockdep_assert_held(&stria_arrays_lock);
+	if (a->geom.level != 1) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' is raid%u: only raid1 takes more members (copies); raid%u cannot be restriped",
+			 a->name, a->geom.level, a->geom.level);
+		return -EOPNOTSUPP;
+	}
+	if (old >= a->max_members) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' has %u members, the most copies raid1 keeps",
+			 a->name, old);
+		return -EINVAL;
+	}
+	if (nr <= old || nr > a->max_members) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' has %u members: it can grow to %u..%u (raid1 copies)",
+			 a->name, old, old + 1, a->max_members);
+		return -EINVAL;
+	}
+	if (stria_geom_setup(&g, 1, stria_r10_layout(nr, 1, false), nr,
+			     1U << a->geom.chunk_shift, a->geom.member_sectors)) {
+		snprintf(msg, STRIA_MSG_LEN, "raid1 of %u members of %llu sectors is no valid geometry",
+			 nr, a->geom.member_sectors);
+		return -EINVAL;
+	}
+	ret = stria_cfg_lock(a, msg);
+	if (ret)
+		return ret;
+	ret = stria_grow_check(a, nr, check, msg);
+	if (ret || check)
+		goto out_unlock;
+	memflags = stria_array_freeze(a);
+	mutex_lock(&a->sb_lock);
+	for (r = old; r < nr; r++) {
+		struct stria_member *m = &a->members[r];
+
+		memset(m, 0, sizeof(*m));
+		m->array = a;
+		m->role = r;
+		m->state = STRIA_STATE_SPARE;
+		stria_spare_into(a, m, a->nr_spares - (nr - r));
+	}
+	a->geom = g;
+	a->sync.rebuild_ckpt = 0;
+	/* the new entries are whole before a reader without the lock counts them */
+	smp_store_release(&a->nr_members, nr);
+	mutex_unlock(&a->sb_lock);
+	stria_array_unfreeze(a, memflags);
+	stria_array_update_limits(a);
+	pr_info("stria%d: '%s' grows from %u to %u members (copies); the new ones are rebuilt\n",
+		a->index, a->name, old, nr);
+	/* records the new count and starts the rebuild */
+	stria_sync_kick(a, false);
+out_unlock:
+	mutex_unlock(&a->cfg_lock);
+	return ret;
 }
 
 /*

@@ -557,6 +557,15 @@ int stria_check_assemble(struct stria_spec *spec, struct stria_opened *o,
 		}
 	}
 	f = &o->sb[o->fresh];
+	for (i = 0; i < spec->nr_members; i++) {
+		if (stria_sb_count_follows(&o->sb[i], f))
+			continue;
+		stria_fail(spec, i, "%s records %u members at events %llu, %s %u at %llu: damaged or crafted superblock",
+			   spec->paths[i], le32_to_cpu(o->sb[i].nr_members),
+			   le64_to_cpu(o->sb[i].events), spec->paths[o->fresh],
+			   le32_to_cpu(f->nr_members), le64_to_cpu(f->events));
+		return -EINVAL;
+	}
 	o->nr_roles = le32_to_cpu(f->nr_members);
 	o->failed = le64_to_cpu(f->failed);
 	o->rebuilding = le64_to_cpu(f->rebuilding);

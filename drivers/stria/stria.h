@@ -370,7 +370,10 @@ struct stria_roles_ops {
  * @repl: the replacement being copied (role STRIA_SB_ROLE_SPARE for its
  *	superblock, state STRIA_STATE_REPLACEMENT, or _FAILED once it failed
  *	a write)
- * @nr_members: entries in @members
+ * @nr_members: entries in @members; grows (RAID1, under @cfg_lock and
+ *	@sb_lock, the queue frozen) once the new entries are set up
+ * @max_members: room in @members: @nr_members, or STRIA_R10_MAX_COPIES on
+ *	RAID1, which can take more copies (stria_array_grow_members())
  * @members: the members, by role
  */
 struct stria_array {
@@ -427,6 +430,7 @@ struct stria_array {
 	u32 repl_role;
 	struct stria_member repl;
 	u32 nr_members;
+	u32 max_members;
 	struct stria_member members[];
 };
 
@@ -697,6 +701,8 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 			char *msg, u32 *role);
 int stria_array_replace_end(struct stria_array *a, int ret, u64 pos);
 int stria_array_take_spares(struct stria_array *a);
+int stria_array_grow_members(struct stria_array *a, u32 nr, bool check,
+			     char *msg);
 extern const struct stria_roles_ops stria_members_roles;
 
 /* bitmap.c */

@@ -683,6 +683,48 @@ static void test_hostile(struct stria_sb *sb)
 	tap(!stria_sb_same_array(sb, &other), "a member of another layout version does not");
 	tap(stria_sb_geom(sb, &g) == 0 && g.member_sectors == 522240 &&
 	    g.nr_members == 4, "stria_sb_geom() gives the superblock's geometry");
+	tap(stria_sb_count_follows(&other, sb), "the same count follows");
+
+	/* RAID1 grows by copies: a superblock one update behind has fewer */
+	tap(check_shape(sb, 1, 3, 0x103, 0, why, sizeof(why)) == 0,
+	    "a RAID1 superblock of 3 members");
+	sb->events = stria_cpu_le64(12);
+	seal(sb);
+	tap(check_shape(&other, 1, 2, 0x102, 0, why, sizeof(why)) == 0,
+	    "one of 2 members");
+	other.events = stria_cpu_le64(11);
+	seal(&other);
+	tap(stria_sb_same_array(&other, sb) && stria_sb_same_array(sb, &other),
+	    "RAID1 members of 2 and 3 copies are one array");
+	tap(stria_sb_count_follows(&other, sb),
+	    "an older RAID1 superblock with fewer members follows");
+	tap(!stria_sb_count_follows(sb, &other),
+	    "a newer one with more does not follow an older one");
+	other.events = stria_cpu_le64(12);
+	seal(&other);
+	tap(!stria_sb_count_follows(&other, sb),
+	    "fewer members at the same events do not follow");
+	other.events = stria_cpu_le64(11);
+	other.nr_members = stria_cpu_le32(4);
+	other.parity_layout = stria_cpu_le32(0x104);
+	seal(&other);
+	tap(!stria_sb_count_follows(&other, sb),
+	    "an older superblock with more members does not follow");
+	/* the other levels' counts never change */
+	tap(check_shape(sb, 10, 4, 0x102, 0, why, sizeof(why)) == 0 &&
+	    check_shape(&other, 10, 3, 0x102, 0, why, sizeof(why)) == 0,
+	    "RAID10 superblocks of 4 and 3 members");
+	other.events = stria_cpu_le64(6);
+	seal(&other);
+	tap(!stria_sb_same_array(&other, sb) && !stria_sb_count_follows(&other, sb),
+	    "are not one array, older or not");
+	good_raid6(sb);
+	good_raid6(&other);
+	other.events = stria_cpu_le64(6);
+	other.nr_members = stria_cpu_le32(4);
+	seal(&other);
+	tap(!stria_sb_same_array(&other, sb) && !stria_sb_count_follows(&other, sb),
+	    "nor RAID6 superblocks of 5 and 4 members");
 }
 
 int main(void)

@@ -124,7 +124,7 @@ static int host_opt(int opt, struct host_opts *h)
  * the exit code when it cannot be asked (EXIT_NOMODULE: not loaded), the
  * reason printed.
  */
-static int module_info(struct ctx *c, struct stria_ioc_info *info)
+int module_info(struct ctx *c, struct stria_ioc_info *info)
 {
 	int fd, ret;
 
@@ -1177,8 +1177,8 @@ int cmd_stop(struct ctx *c, int argc, char **argv)
  * DEV as a device number: a block device node, or MAJOR:MINOR (for a member
  * whose node is gone). Prints why not; returns 0 or an EXIT_* code.
  */
-static int member_devnum(struct ctx *c, const char *dev, uint32_t *major,
-			 uint32_t *minor)
+int member_devnum(struct ctx *c, const char *dev, uint32_t *major,
+		  uint32_t *minor)
 {
 	struct stat st;
 	char end;
@@ -1198,8 +1198,8 @@ static int member_devnum(struct ctx *c, const char *dev, uint32_t *major,
  * know the request, else the module's reason in @msg, else strerror(@err).
  * Returns the exit status: EXIT_NOTFOUND for no such array, else EXIT_FAIL.
  */
-static int report_ctl_error(struct ctx *c, const char *what, char *msg,
-			    int err, const char *old)
+int report_ctl_error(struct ctx *c, const char *what, char *msg, int err,
+		     const char *old)
 {
 	msg[STRIA_MSG_LEN - 1] = '\0';
 	if (old)
@@ -1252,8 +1252,8 @@ int cmd_readwrite(struct ctx *c, int argc, char **argv)
 }
 
 /* A STRIA_IOC_MEMBER request for @op on the array @name / @index. */
-static void member_req_init(struct stria_ioc_member_op *req, uint32_t op,
-			    const char *name, uint32_t index)
+void member_req_init(struct stria_ioc_member_op *req, uint32_t op,
+		     const char *name, uint32_t index)
 {
 	memset(req, 0, sizeof(*req));
 	req->size = sizeof(*req);

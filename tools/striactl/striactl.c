@@ -481,6 +481,18 @@ static const struct command commands[] = {
 	  "stop of the array or 'scrub stop' ends the copy (NEW is a spare\n"
 	  "again). Refused while the array is degraded or another sync runs.\n\n"
 	  "  -w, --with NEW       the replacement device", 0 },
+	{ "grow", cmd_grow, "NAME|/dev/striaN --add DEV... [--raid-devices N]",
+	  "Add copies to a running RAID1 array: each DEV is added as a spare,\n"
+	  "then the spares take new roles and are rebuilt from the members in\n"
+	  "sync in the background ('striactl status' shows the progress). The\n"
+	  "capacity stays the same. A RAID1 array keeps at most 4 copies.\n"
+	  "Refused, with nothing added, while the array is degraded,\n"
+	  "read-only or syncing; when the grow is refused after all, the\n"
+	  "devices added are removed again. RAID0, RAID5, RAID6 and RAID10\n"
+	  "arrays cannot be restriped to more members.\n\n"
+	  "  -a, --add            the operands after NAME are devices to add\n"
+	  "  -n, --raid-devices N the member count to reach: the members, the\n"
+	  "                       devices added and spares the array has", 0 },
 	{ "remove", cmd_remove, "NAME|/dev/striaN DEV...",
 	  "Remove each DEV from a running array: a spare (its superblock is\n"
 	  "erased), or a failed member (its role stays failed, with no device,\n"

@@ -58,6 +58,8 @@ struct command {
 
 struct stria_sb;
 struct stria_ioc_query;
+struct stria_ioc_info;
+struct stria_ioc_member_op;
 struct stria_ioc_member;
 struct drive_ident;
 
@@ -106,6 +108,16 @@ int cmd_scrub(struct ctx *c, int argc, char **argv);
 int cmd_wait(struct ctx *c, int argc, char **argv);
 int cmd_zero_superblock(struct ctx *c, int argc, char **argv);
 int cmd_home(struct ctx *c, int argc, char **argv);
+int module_info(struct ctx *c, struct stria_ioc_info *info);
+int member_devnum(struct ctx *c, const char *dev, uint32_t *major,
+		  uint32_t *minor);
+int report_ctl_error(struct ctx *c, const char *what, char *msg, int err,
+		     const char *old);
+void member_req_init(struct stria_ioc_member_op *req, uint32_t op,
+		     const char *name, uint32_t index);
+
+/* cmd_grow.c */
+int cmd_grow(struct ctx *c, int argc, char **argv);
 
 /* cmd_monitor.c */
 int cmd_monitor(struct ctx *c, int argc, char **argv);

@@ -44,6 +44,7 @@
 #define STRIA_FEAT_HOMEHOST	(1ULL << 11)	/* CREATE: homehost */
 #define STRIA_FEAT_READONLY	(1ULL << 12)	/* ASSEMBLE: STRIA_ARRAY_F_READONLY; STRIA_IOC_MODE */
 #define STRIA_FEAT_MIRROR	(1ULL << 13)	/* levels 1 and 10, md's layout words */
+#define STRIA_FEAT_GROW_MIRROR	(1ULL << 14)	/* STRIA_IOC_GROW: members of RAID1 */
 
 #define STRIA_VERSION_LEN	32
 
@@ -532,6 +533,51 @@ struct stria_ioc_mode {
 	__u64 reserved[4];
 };
 
+/* stria_ioc_grow.op */
+#define STRIA_GROW_MEMBERS	1	/* spares take new roles */
+
+/* stria_ioc_grow.flags */
+#define STRIA_GROW_F_CHECK	(1U << 0)	/* only say whether it would be refused */
+
+/**
+ * struct stria_ioc_grow - grow a running array
+ * @size: in: sizeof(struct stria_ioc_grow)
+ * @flags: in: STRIA_GROW_F_*
+ * @index: in: N of /dev/striaN, used when @name is empty
+ * @op: in: STRIA_GROW_MEMBERS
+ * @name: in: array name, or empty
+ * @nr_members: in: the member count to grow to
+ * @reserved0: in: must be zero
+ * @events: out: event count of the superblocks written for the change
+ * @msg: out: on failure, why, NUL-terminated
+ * @reserved: in: must be zero
+ *
+ * STRIA_GROW_MEMBERS (STRIA_FEAT_GROW_MIRROR) adds copies to a RAID1
+ * array: roles nr_members .. @nr_members - 1 are taken by the spares
+ * added last, in the order they were added, and rebuilt from the members
+ * in sync in the background (STRIA_IOC_QUERY reports a rebuild); the
+ * superblocks record the new count before the rebuild starts. The
+ * capacity does not change. Refused: another level (EOPNOTSUPP), a count
+ * not above the current one or above 4 copies (EINVAL), a degraded array
+ * (EINVAL), a sync running or a resync owed (EBUSY), fewer spares than
+ * new roles (ENOSPC), a read-only array (EROFS). Nothing changes then.
+ * With STRIA_GROW_F_CHECK nothing changes either way: the request is
+ * refused as it would be, but for the spares it lacks, or succeeds (so a
+ * tool can check before it adds the spares).
+ */
+struct stria_ioc_grow {
+	__u32 size;
+	__u32 flags;
+	__u32 index;
+	__u32 op;
+	char name[STRIA_NAME_LEN];
+	__u32 nr_members;
+	__u32 reserved0;
+	__u64 events;
+	char msg[STRIA_MSG_LEN];
+	__u64 reserved[8];
+};
+
 #define STRIA_IOC_CREATE	_IOWR(STRIA_IOC_MAGIC, 0x01, struct stria_ioc_array)
 #define STRIA_IOC_ASSEMBLE	_IOWR(STRIA_IOC_MAGIC, 0x02, struct stria_ioc_array)
 #define STRIA_IOC_STOP		_IOWR(STRIA_IOC_MAGIC, 0x03, struct stria_ioc_stop)
@@ -539,5 +585,6 @@ struct stria_ioc_mode {
 #define STRIA_IOC_MEMBER	_IOWR(STRIA_IOC_MAGIC, 0x05, struct stria_ioc_member_op)
 #define STRIA_IOC_SYNC		_IOWR(STRIA_IOC_MAGIC, 0x06, struct stria_ioc_sync)
 #define STRIA_IOC_MODE		_IOWR(STRIA_IOC_MAGIC, 0x07, struct stria_ioc_mode)
+#define STRIA_IOC_GROW		_IOWR(STRIA_IOC_MAGIC, 0x08, struct stria_ioc_grow)
 
 #endif /* _UAPI_LINUX_STRIA_H */

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * striactl grow NAME --add DEV... [--raid-devices N]: more copies for a
+ * RAID1 array, as mdadm --grow --raid-devices N --add DEV. Each DEV is
+ * added as a spare, then STRIA_IOC_GROW gives the spares added last the
+ * new roles, and the module rebuilds them in the background.
+ *
+ * The request is checked first (STRIA_GROW_F_CHECK), so an array that
+ * would refuse it gets no spares; when the grow is refused after all (the
+ * array changed meanwhile), the spares this command added are removed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/stria.h>
+
+#include "striactl.h"
+
+/* A STRIA_IOC_GROW request to grow the array @name / @index to @nr members. */
+static void grow_req_init(struct stria_ioc_grow *req, const char *name,
+			  uint32_t index, uint32_t nr, uint32_t flags)
+{
+	memset(req, 0, sizeof(*req));
+	req->size = sizeof(*req);
+	req->flags = flags;
+	req->index = index;
+	req->op = STRIA_GROW_MEMBERS;
+	req->nr_members = nr;
+	memcpy(req->name, name, sizeof(req->name));
+}
+
+/* STRIA_IOC_MEMBER @op of device @major:@minor; returns errno or 0. */
+static int member_op(int fd, uint32_t op, const char *name, uint32_t index,
+		     uint32_t major, uint32_t minor,
+		     struct stria_ioc_member_op *req)
+{
+	member_req_init(req, op, name, index);
+	req->major = major;
+	req->minor = minor;
+	return ioctl(fd, STRIA_IOC_MEMBER, req) ? errno : 0;
+}
+
+/* Remove the first @n devices of @devs, which this command added. */
+static void undo_adds(struct ctx *c, int fd, const char *name, uint32_t index,
+		      char **devs, const uint32_t (*num)[2], int n)
+{
+	struct stria_ioc_member_op req;
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		err = member_op(fd, STRIA_MEMBER_OP_REMOVE, name, index,
+				num[i][0], num[i][1], &req);
+		if (err)
+			report_ctl_error(c, devs[i], req.msg, err, NULL);
+		else
+			fprintf(stderr, "removed %s again\n", devs[i]);
+	}
+}
+
+static int parse_grow_opts(struct ctx *c, int argc, char **argv, int *add,
+			   uint32_t *nr)
+{
+	static const struct option longopts[] = {
+		{ "add", no_argument, NULL, 'a' },
+		{ "raid-devices", required_argument, NULL, 'n' },
+		COMMON_LONGOPTS, { 0 }
+	};
+	unsigned long v;
+	char *end;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "an:" COMMON_SHORTOPTS, longopts,
+				  NULL)) != -1) {
+		if (opt == 'a') {
+			*add = 1;
+			continue;
+		}
+		if (opt == 'n') {
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || !v ||
+			    v > STRIA_MAX_MEMBERS)
+				return usage_error(c, "--raid-devices takes a member count, 1 to %u: '%s'",
+						   STRIA_MAX_MEMBERS, optarg);
+			*nr = (uint32_t)v;
+			continue;
+		}
+		ret = common_opt(c, opt);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int cmd_grow(struct ctx *c, int argc, char **argv)
+{
+	struct stria_ioc_member_op mreq;
+	struct stria_ioc_info info;
+	struct stria_ioc_grow req;
+	struct stria_ioc_query q;
+	char name[STRIA_NAME_LEN] = "";
+	uint32_t index = 0, nr = 0, (*num)[2] = NULL;
+	int fd = -1, add = 0, ndev, i, ret, err, status = EXIT_FAIL;
+	const char *arr;
+	char **devs;
+
+	ret = parse_grow_opts(c, argc, argv, &add, &nr);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (argc - optind < 1)
+		return usage_error(c, "give the array, then --add DEV... or --raid-devices N");
+	arr = argv[optind];
+	devs = argv + optind + 1;
+	ndev = argc - optind - 1;
+	if (resolve_array(arr, name, &index))
+		return usage_error(c, "'%s' is not an array name or /dev/striaN", arr);
+	if (add && !ndev)
+		return usage_error(c, "--add needs at least one device");
+	if (!add && ndev)
+		return usage_error(c, "devices to add follow --add: '%s'", devs[0]);
+	if (!add && !nr)
+		return usage_error(c, "nothing to grow: give --add DEV... or --raid-devices N");
+	num = calloc((size_t)ndev + 1, sizeof(*num));
+	if (!num) {
+		err_msg(c, "out of memory");
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < ndev; i++) {
+		ret = member_devnum(c, devs[i], &num[i][0], &num[i][1]);
+		if (ret) {
+			status = ret;
+			goto out;
+		}
+	}
+	ret = module_info(c, &info);
+	if (ret) {
+		status = ret;
+		goto out;
+	}
+	if (!(info.features & STRIA_FEAT_GROW_MIRROR)) {
+		err_msg(c, "the loaded stria module cannot grow arrays: load a newer one");
+		goto out;
+	}
+	fd = open_control(c);
+	if (fd < 0) {
+		status = -fd;
+		goto out;
+	}
+	err = query_array(fd, name[0] ? name : NULL, index, 0, &q, NULL, NULL, 0);
+	if (err) {
+		if (err == ENOENT) {
+			err_msg(c, "%s: no such array is running", arr);
+			status = EXIT_NOTFOUND;
+		} else {
+			err_msg(c, "%s: %s", arr, strerror(err));
+		}
+		goto out;
+	}
+	if (!nr)
+		nr = q.nr_members + (uint32_t)ndev;
+	if (nr < q.nr_members + (uint32_t)ndev) {
+		status = usage_error(c, "--raid-devices %u is fewer than the %u members of %s and the %d devices to add",
+				     nr, q.nr_members, arr, ndev);
+		goto out;
+	}
+	/* refused for anything but the spares? then add none */
+	grow_req_init(&req, name, index, nr, STRIA_GROW_F_CHECK);
+	if (ndev && ioctl(fd, STRIA_IOC_GROW, &req)) {
+		status = report_ctl_error(c, arr, req.msg, errno, NULL);
+		goto out;
+	}
+	for (i = 0; i < ndev; i++) {
+		err = member_op(fd, STRIA_MEMBER_OP_ADD, name, index,
+				num[i][0], num[i][1], &mreq);
+		if (!err && mreq.role != STRIA_NO_MEMBER) {
+			/* it took a role that failed meanwhile: it stays there */
+			err_msg(c, "%s took the role of failed member %u of %s and is being rebuilt: the array did not grow",
+				devs[i], mreq.role, arr);
+			undo_adds(c, fd, name, index, devs, num, i);
+			goto out;
+		}
+		if (err) {
+			report_ctl_error(c, devs[i], mreq.msg, err, NULL);
+			undo_adds(c, fd, name, index, devs, num, i);
+			goto out;
+		}
+	}
+	grow_req_init(&req, name, index, nr, 0);
+	if (ioctl(fd, STRIA_IOC_GROW, &req)) {
+		status = report_ctl_error(c, arr, req.msg, errno, NULL);
+		undo_adds(c, fd, name, index, devs, num, ndev);
+		goto out;
+	}
+	printf("%s grows from %u to %u members; the new ones are being rebuilt ('striactl status' shows the progress, 'striactl wait' waits for it)\n",
+	       arr, q.nr_members, nr);
+	status = EXIT_OK;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(num);
+	return status;
+}

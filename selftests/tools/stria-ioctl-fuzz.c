@@ -17,7 +17,7 @@
  * and random fields, half of them then set to plausible values (names of
  * arrays the fuzzer creates, member lists of the DEVs given, chunk sizes,
  * levels), so that requests get past the first checks: arrays are really
- * created, assembled, scrubbed, given spares and stopped. Pointers are
+ * created, assembled, scrubbed, given spares, grown and stopped. Pointers are
  * valid, NULL, unmapped or kernel addresses.
  *
  * What it checks itself: the module never writes past the size the caller
@@ -45,7 +45,7 @@
 #include <linux/stria.h>
 
 #define PAGE	4096
-#define NREAL	8	/* the commands */
+#define NREAL	9	/* the commands */
 #define NCMD	(NREAL + 1)	/* and random numbers */
 
 static uint64_t rng;
@@ -211,7 +211,7 @@ static void fixup(int c, void *req, uint32_t size)
 		memset(a->uuid, 0, sizeof(a->uuid));
 		SET(struct stria_ioc_array, index, 0);
 		SET(struct stria_ioc_array, err_member, 0);
-		SET(struct stria_ioc_array, level, c == 2 ? 0 : PL(3) ? (uint32_t)"\0\5\6"[pick(3)] : val32());
+		SET(struct stria_ioc_array, level, c == 2 ? 0 : PL(3) ? (uint32_t)"\0\1\5\6\12"[pick(5)] : val32());
 		SET(struct stria_ioc_array, flags, PL(2) ? (c == 2 ? pick(2) * STRIA_ARRAY_F_FORCE |
 			pick(2) * STRIA_ARRAY_F_RUN | pick(2) * STRIA_ARRAY_F_READONLY :
 			a->level ? pick(2) * STRIA_ARRAY_F_LAYOUT | pick(2) * STRIA_ARRAY_F_NO_BITMAP : 0) :
@@ -292,6 +292,20 @@ static void fixup(int c, void *req, uint32_t size)
 		name_val(m->name);
 		break;
 	}
+	case 8: {
+		struct stria_ioc_grow *g = req;
+
+		SET(struct stria_ioc_grow, flags, PL(2) ? pick(2) * STRIA_GROW_F_CHECK : val32());
+		SET(struct stria_ioc_grow, op, PL(4) ? STRIA_GROW_MEMBERS : pick(3));
+		SET(struct stria_ioc_grow, index, pick(4));
+		SET(struct stria_ioc_grow, nr_members, PL(4) ? pick(6) : val32());
+		SET(struct stria_ioc_grow, reserved0, 0);
+		SET(struct stria_ioc_grow, events, 0);
+		memset(g->msg, 0, sizeof(g->msg));
+		memset(g->reserved, 0, sizeof(g->reserved));
+		name_val(g->name);
+		break;
+	}
 	}
 	*(uint32_t *)req = size;
 }
@@ -299,12 +313,14 @@ static void fixup(int c, void *req, uint32_t size)
 static const unsigned long cmds[NREAL] = {
 	STRIA_IOC_INFO, STRIA_IOC_CREATE, STRIA_IOC_ASSEMBLE, STRIA_IOC_STOP,
 	STRIA_IOC_QUERY, STRIA_IOC_MEMBER, STRIA_IOC_SYNC, STRIA_IOC_MODE,
+	STRIA_IOC_GROW,
 };
 static const uint32_t sizes[NREAL] = {
 	sizeof(struct stria_ioc_info), sizeof(struct stria_ioc_array),
 	sizeof(struct stria_ioc_array), sizeof(struct stria_ioc_stop),
 	sizeof(struct stria_ioc_query), sizeof(struct stria_ioc_member_op),
 	sizeof(struct stria_ioc_sync), sizeof(struct stria_ioc_mode),
+	sizeof(struct stria_ioc_grow),
 };
 /* offset of msg in the requests that have one, else 0 */
 static const uint32_t msg_off[NREAL] = {
@@ -314,6 +330,7 @@ static const uint32_t msg_off[NREAL] = {
 	offsetof(struct stria_ioc_member_op, msg),
 	offsetof(struct stria_ioc_sync, msg),
 	offsetof(struct stria_ioc_mode, msg),
+	offsetof(struct stria_ioc_grow, msg),
 };
 
 static int one(int fd)

@@ -679,8 +679,11 @@ int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load)
 		}
 		stria_wib_each_set(w, stria_wib_loaded);
 	}
+	/* the superblock writer reads both under sb_lock */
+	mutex_lock(&a->sb_lock);
 	a->wib = w;
 	a->wib_chunk = 1U << w->shift;
+	mutex_unlock(&a->sb_lock);
 	if (tmp)
 		__free_page(tmp);
 	return 0;
@@ -690,6 +693,65 @@ out_free:
 		__free_page(tmp);
 	stria_wib_free(w);
 	return ret;
+}
+
+/**
+ * stria_bitmap_create() - give a running array a clean bitmap
+ * @a: the array, its queue frozen, nothing syncing; caller holds
+ *	@a->cfg_lock
+ * @chunk: region size in member sectors, stria_bitmap_chunk_ok()
+ *
+ * The image, every bit clear, is written whole to every member not failed
+ * and to every spare: what the bitmap areas held before (an old bitmap,
+ * anything) is gone before a superblock records the bitmap. The clearing
+ * daemon is not started (stria_bitmap_run()).
+ *
+ * Return: 0, or -ENOMEM / -EINVAL with no bitmap.
+ */
+int stria_bitmap_create(struct stria_array *a, u32 chunk)
+{
+	struct stria_wib *w;
+	int ret;
+	u32 i;
+
+	lockdep_assert_held(&a->cfg_lock);
+	ret = stria_bitmap_init(a, chunk, false);
+	if (ret)
+		return ret;
+	w = a->wib;
+	mutex_lock(&w->lock);
+	bitmap_fill(w->blk_dirty, w->nr_blocks);
+	stria_wib_write(w, NULL);
+	for (i = 0; i < a->nr_spares; i++)
+		stria_wib_write(w, &a->spares[i]);
+	mutex_unlock(&w->lock);
+	return 0;
+}
+
+/**
+ * stria_bitmap_remove() - a running array drops its bitmap
+ * @a: the array, its queue frozen, nothing syncing; caller holds
+ *	@a->cfg_lock
+ *
+ * No write is in flight, so none waits for a bit: the daemon and the
+ * update worker are stopped, and the bitmap is gone from the array (and
+ * from the superblocks written from now on) before it is freed. The bits
+ * stay on the members, which no superblock points to any more.
+ */
+void stria_bitmap_remove(struct stria_array *a)
+{
+	struct stria_wib *w = a->wib;
+
+	lockdep_assert_held(&a->cfg_lock);
+	if (!w)
+		return;
+	cancel_delayed_work_sync(&w->daemon);
+	flush_work(&w->update);
+	mutex_lock(&a->sb_lock);
+	a->wib = NULL;
+	a->wib_chunk = 0;
+	mutex_unlock(&a->sb_lock);
+	stria_wib_free(w);
 }
 
 /**

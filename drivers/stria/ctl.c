@@ -36,7 +36,7 @@
 				 STRIA_FEAT_READD | STRIA_FEAT_REPLACE | \
 				 STRIA_FEAT_RUN | STRIA_FEAT_HOMEHOST | \
 				 STRIA_FEAT_READONLY | STRIA_FEAT_MIRROR | \
-				 STRIA_FEAT_GROW_MIRROR)
+				 STRIA_FEAT_GROW_MIRROR | STRIA_FEAT_GROW_BITMAP)
 
 /* The ABI's parity layout numbers are geom.h's (and md's). */
 static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
@@ -805,9 +805,17 @@ static long stria_ioc_grow(void __user *argp)
 		snprintf(req.msg, sizeof(req.msg), "reserved and output fields must be zero");
 		goto out;
 	}
-	if (req.op != STRIA_GROW_MEMBERS) {
-		snprintf(req.msg, sizeof(req.msg), "grow operation %u cannot be requested (members %u)",
-			 req.op, STRIA_GROW_MEMBERS);
+	if (req.op != STRIA_GROW_MEMBERS && req.op != STRIA_GROW_BITMAP) {
+		snprintf(req.msg, sizeof(req.msg), "grow operation %u cannot be requested (members %u, bitmap %u)",
+			 req.op, STRIA_GROW_MEMBERS, STRIA_GROW_BITMAP);
+		goto out;
+	}
+	if (req.op == STRIA_GROW_MEMBERS ? req.bitmap || req.bitmap_chunk :
+	    req.nr_members || req.bitmap > STRIA_GROW_BITMAP_INTERNAL ||
+	    (req.bitmap == STRIA_GROW_BITMAP_NONE && req.bitmap_chunk)) {
+		snprintf(req.msg, sizeof(req.msg), "fields of another grow operation set, or bitmap %u unknown (none %u, internal %u)",
+			 req.bitmap, STRIA_GROW_BITMAP_NONE,
+			 STRIA_GROW_BITMAP_INTERNAL);
 		goto out;
 	}
 	if (req.name[0] && !stria_name_valid(req.name)) {
@@ -823,9 +831,14 @@ static long stria_ioc_grow(void __user *argp)
 	} else if (stria_array_refuse_ro(a, req.msg)) {
 		ret = -EROFS;
 	} else {
-		ret = stria_array_grow_members(a, req.nr_members,
-					       req.flags & STRIA_GROW_F_CHECK,
-					       req.msg);
+		ret = req.op == STRIA_GROW_MEMBERS ?
+			stria_array_grow_members(a, req.nr_members,
+						 req.flags & STRIA_GROW_F_CHECK,
+						 req.msg) :
+			stria_array_grow_bitmap(a, req.bitmap,
+						req.bitmap_chunk,
+						req.flags & STRIA_GROW_F_CHECK,
+						req.msg);
 		req.events = READ_ONCE(a->events);
 	}
 	mutex_unlock(&stria_arrays_lock);

@@ -344,6 +344,133 @@ out_unlock:
 }
 
 /*
+ * May @a's bitmap be added (@on) or removed now? Fills @msg and returns
+ * the error when not. Caller holds @a->cfg_lock.
+ */
+static int stria_grow_bitmap_check(struct stria_array *a, bool on, char *msg)
+{
+	u32 action = READ_ONCE(a->sync.action);
+
+	if (on && a->wib) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' has a write-intent bitmap already (%u-sector regions): remove it first",
+			 a->name, stria_bitmap_chunk(a));
+		return -EEXIST;
+	}
+	if (!on && !a->wib) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' has no write-intent bitmap to remove",
+			 a->name);
+		return -EINVAL;
+	}
+	if (action != STRIA_SYNC_IDLE) {
+		snprintf(msg, STRIA_MSG_LEN, "a %s runs on '%s': wait for it (striactl wait), or stop the scrub, then change the bitmap",
+			 stria_sync_action_name(action), a->name);
+		return -EBUSY;
+	}
+	if (stria_resync_owed(a)) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' owes a resync (it was not stopped cleanly): change the bitmap once it is done",
+			 a->name);
+		return -EBUSY;
+	}
+	if (on && atomic_read(&a->nr_failed)) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' is degraded: a bitmap added now could not say what the missing members missed; rebuild first",
+			 a->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * stria_array_grow_bitmap() - add or remove a running array's bitmap
+ * @a: the array, RAID1, 5, 6 or 10, read-write
+ * @on: add a bitmap (else remove it)
+ * @chunk: with @on, its region size in member sectors, 0 for the default
+ *	(raised until the bitmap fits, as at create)
+ * @check: change nothing, only say whether it would be refused
+ * @msg: STRIA_MSG_LEN bytes for the reason on failure
+ *
+ * The change is made with the queue frozen, so no write is in flight
+ * across it, and the superblocks record it before any write goes on:
+ *
+ * - added: the members' caches are flushed first (every write before it
+ *   is durable, so no region the bitmap says is clean can hold a torn
+ *   write), then the clean bitmap is written to every member and spare,
+ *   and the superblocks record it; a crash before that write leaves
+ *   superblocks without a bitmap, and a full resync;
+ * - removed: the superblocks stop recording it first; a crash before
+ *   leaves a bitmap that had every write so far.
+ *
+ * Caller holds stria_arrays_lock.
+ *
+ * Return: 0; -EINVAL (RAID0, no bitmap to remove, a degraded array, a
+ * region size that does not fit), -EEXIST (a bitmap there already),
+ * -EBUSY (a sync runs or a resync is owed), -ENOMEM, -EINTR, or the
+ * error of the members' flush; nothing changed then.
+ */
+int stria_array_grow_bitmap(struct stria_array *a, bool on, u32 chunk,
+			    bool check, char *msg)
+{
+	unsigned int memflags;
+	u32 fit;
+	int ret;
+
+	lockdep_assert_held(&stria_arrays_lock);
+	if (!stria_geom_redundant(&a->geom)) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' is raid0: it has no redundancy to resync and keeps no write-intent bitmap",
+			 a->name);
+		return -EINVAL;
+	}
+	if (on && chunk && ((chunk & (chunk - 1)) ||
+			    chunk < 1U << a->geom.chunk_shift)) {
+		snprintf(msg, STRIA_MSG_LEN, "bitmap regions of %u sectors: give a power of two of at least the chunk (%u sectors)",
+			 chunk, 1U << a->geom.chunk_shift);
+		return -EINVAL;
+	}
+	/* as create: the default region is raised to fit, one asked for is not */
+	fit = stria_bitmap_min_chunk(a->geom.member_sectors,
+				     1U << a->geom.chunk_shift, chunk);
+	if (on && (!fit || (chunk && fit != chunk))) {
+		snprintf(msg, STRIA_MSG_LEN, "bitmap regions of %u sectors are too many for '%s': give %u sectors or more",
+			 chunk, a->name, fit);
+		return -EINVAL;
+	}
+	chunk = fit;
+	ret = stria_cfg_lock(a, msg);
+	if (ret)
+		return ret;
+	ret = stria_grow_bitmap_check(a, on, msg);
+	if (ret || check)
+		goto out_unlock;
+	memflags = stria_array_freeze(a);
+	if (on) {
+		/* every write so far durable: no clean region holds a torn one */
+		ret = stria_array_flush_members(a);
+		if (ret)
+			snprintf(msg, STRIA_MSG_LEN, "'%s': a member's cache could not be flushed (error %d): no bitmap added",
+				 a->name, ret);
+		else
+			ret = stria_bitmap_create(a, chunk);
+		if (ret == -ENOMEM)
+			snprintf(msg, STRIA_MSG_LEN, "out of memory for the bitmap of '%s'",
+				 a->name);
+	} else {
+		stria_bitmap_remove(a);
+	}
+	if (!ret) {
+		stria_array_update_sbs(a);
+		stria_bitmap_run(a);
+	}
+	stria_array_unfreeze(a, memflags);
+	if (!ret && on)
+		pr_info("stria%d: write-intent bitmap added, regions of %u sectors\n",
+			a->index, chunk);
+	else if (!ret)
+		pr_info("stria%d: write-intent bitmap removed\n", a->index);
+out_unlock:
+	mutex_unlock(&a->cfg_lock);
+	return ret;
+}
+
+/*
  * The member, spare or replacement that is device @dev, or NULL. Caller
  * holds @a->cfg_lock.
  */

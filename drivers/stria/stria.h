@@ -703,10 +703,14 @@ int stria_array_replace_end(struct stria_array *a, int ret, u64 pos);
 int stria_array_take_spares(struct stria_array *a);
 int stria_array_grow_members(struct stria_array *a, u32 nr, bool check,
 			     char *msg);
+int stria_array_grow_bitmap(struct stria_array *a, bool on, u32 chunk,
+			    bool check, char *msg);
 extern const struct stria_roles_ops stria_members_roles;
 
 /* bitmap.c */
 int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load);
+int stria_bitmap_create(struct stria_array *a, u32 chunk);
+void stria_bitmap_remove(struct stria_array *a);
 void stria_bitmap_run(struct stria_array *a);
 void stria_bitmap_add(struct stria_array *a, struct stria_member *m);
 void stria_bitmap_stop(struct stria_array *a);

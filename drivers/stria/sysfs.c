@@ -212,11 +212,21 @@ static ssize_t raid56_stats_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(raid56_stats);
 
-/* the write-intent bitmap, see bitmap.c; "none" without one */
+/*
+ * the write-intent bitmap, see bitmap.c; "none" without one. A grow adds
+ * or removes it under cfg_lock: killable, as members_show().
+ */
 static ssize_t bitmap_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
-	return stria_bitmap_show(dev_to_array(dev), buf);
+	struct stria_array *a = dev_to_array(dev);
+	ssize_t ret;
+
+	if (stria_cfg_lock(a, NULL))
+		return -EINTR;
+	ret = stria_bitmap_show(a, buf);
+	mutex_unlock(&a->cfg_lock);
+	return ret;
 }
 static DEVICE_ATTR_RO(bitmap);
 

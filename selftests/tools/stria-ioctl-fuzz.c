@@ -296,9 +296,13 @@ static void fixup(int c, void *req, uint32_t size)
 		struct stria_ioc_grow *g = req;
 
 		SET(struct stria_ioc_grow, flags, PL(2) ? pick(2) * STRIA_GROW_F_CHECK : val32());
-		SET(struct stria_ioc_grow, op, PL(4) ? STRIA_GROW_MEMBERS : pick(3));
+		SET(struct stria_ioc_grow, op, PL(4) ? 1 + pick(2) : pick(4));
 		SET(struct stria_ioc_grow, index, pick(4));
-		SET(struct stria_ioc_grow, nr_members, PL(4) ? pick(6) : val32());
+		SET(struct stria_ioc_grow, nr_members, PL(4) ? (g->op == STRIA_GROW_MEMBERS ? pick(6) : 0) :
+		    val32());
+		SET(struct stria_ioc_grow, bitmap, PL(4) ? (g->op == STRIA_GROW_BITMAP ? pick(2) : 0) : val32());
+		SET(struct stria_ioc_grow, bitmap_chunk, PL(4) ? (g->bitmap ? (pick(2) ? 0 : 8U << pick(18)) : 0) :
+		    val32());
 		SET(struct stria_ioc_grow, reserved0, 0);
 		SET(struct stria_ioc_grow, events, 0);
 		memset(g->msg, 0, sizeof(g->msg));

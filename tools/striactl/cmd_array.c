@@ -270,7 +270,7 @@ static int check_module_level(struct ctx *c, int level,
 }
 
 /* --bitmap: mdadm's spelling. Returns 1 internal, 0 none, -1 otherwise. */
-static int parse_bitmap(const char *s)
+int parse_bitmap(const char *s)
 {
 	if (!strcmp(s, "internal"))
 		return 1;

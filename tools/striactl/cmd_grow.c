@@ -5,6 +5,10 @@
  * added as a spare, then STRIA_IOC_GROW gives the spares added last the
  * new roles, and the module rebuilds them in the background.
  *
+ * striactl grow NAME --bitmap internal|none [--bitmap-chunk SIZE]: add or
+ * remove the write-intent bitmap of a running array, as mdadm --grow
+ * --bitmap.
+ *
  * The request is checked first (STRIA_GROW_F_CHECK), so an array that
  * would refuse it gets no spares; when the grow is refused after all (the
  * array changed meanwhile), the spares this command added are removed.
@@ -18,6 +22,7 @@
 #include <unistd.h>
 #include <linux/stria.h>
 
+#include "ondisk.h"
 #include "striactl.h"
 
 /* A STRIA_IOC_GROW request to grow the array @name / @index to @nr members. */
@@ -61,22 +66,49 @@ static void undo_adds(struct ctx *c, int fd, const char *name, uint32_t index,
 	}
 }
 
-static int parse_grow_opts(struct ctx *c, int argc, char **argv, int *add,
-			   uint32_t *nr)
+/* what the command line asks for */
+struct grow_opts {
+	int add;		/* --add: the operands after NAME are devices */
+	uint32_t nr;		/* --raid-devices, 0 when not given */
+	int bitmap;		/* --bitmap: 1 internal, 0 none, -1 not given */
+	uint64_t bitmap_chunk;	/* --bitmap-chunk, bytes; 0 when not given */
+};
+
+enum { OPT_GROW_BITMAP_CHUNK = 256 };
+
+static int parse_grow_opts(struct ctx *c, int argc, char **argv,
+			   struct grow_opts *g)
 {
 	static const struct option longopts[] = {
 		{ "add", no_argument, NULL, 'a' },
 		{ "raid-devices", required_argument, NULL, 'n' },
+		{ "bitmap", required_argument, NULL, 'b' },
+		{ "bitmap-chunk", required_argument, NULL, OPT_GROW_BITMAP_CHUNK },
 		COMMON_LONGOPTS, { 0 }
 	};
 	unsigned long v;
 	char *end;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "an:" COMMON_SHORTOPTS, longopts,
-				  NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "an:b:" COMMON_SHORTOPTS,
+				  longopts, NULL)) != -1) {
 		if (opt == 'a') {
-			*add = 1;
+			g->add = 1;
+			continue;
+		}
+		if (opt == 'b') {
+			g->bitmap = parse_bitmap(optarg);
+			if (g->bitmap < 0)
+				return usage_error(c, "unknown --bitmap '%s': use internal or none",
+						   optarg);
+			continue;
+		}
+		if (opt == OPT_GROW_BITMAP_CHUNK) {
+			if (parse_size(optarg, &g->bitmap_chunk) ||
+			    !g->bitmap_chunk || g->bitmap_chunk % 512 ||
+			    g->bitmap_chunk >> 9 > UINT32_MAX)
+				return usage_error(c, "bad bitmap chunk size '%s': a power of two of 512 bytes or more, with K, M, G, T suffixes",
+						   optarg);
 			continue;
 		}
 		if (opt == 'n') {
@@ -86,7 +118,7 @@ static int parse_grow_opts(struct ctx *c, int argc, char **argv, int *add,
 			    v > STRIA_MAX_MEMBERS)
 				return usage_error(c, "--raid-devices takes a member count, 1 to %u: '%s'",
 						   STRIA_MAX_MEMBERS, optarg);
-			*nr = (uint32_t)v;
+			g->nr = (uint32_t)v;
 			continue;
 		}
 		ret = common_opt(c, opt);
@@ -96,6 +128,59 @@ static int parse_grow_opts(struct ctx *c, int argc, char **argv, int *add,
 	return 0;
 }
 
+/* grow NAME --bitmap internal|none [--bitmap-chunk SIZE] */
+static int grow_bitmap(struct ctx *c, const char *arr, const char *name,
+		       uint32_t index, const struct grow_opts *g)
+{
+	struct stria_ioc_info info;
+	struct stria_ioc_grow req;
+	struct stria_ioc_query q;
+	uint64_t regions;
+	char size[32];
+	int fd, ret, err;
+
+	ret = module_info(c, &info);
+	if (ret)
+		return ret;
+	if (!(info.features & STRIA_FEAT_GROW_BITMAP)) {
+		err_msg(c, "the loaded stria module cannot add or remove a bitmap of a running array: load a newer one");
+		return EXIT_FAIL;
+	}
+	grow_req_init(&req, name, index, 0, 0);
+	req.op = STRIA_GROW_BITMAP;
+	req.bitmap = g->bitmap ? STRIA_GROW_BITMAP_INTERNAL :
+				 STRIA_GROW_BITMAP_NONE;
+	req.bitmap_chunk = (uint32_t)(g->bitmap_chunk >> 9);
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	ret = ioctl(fd, STRIA_IOC_GROW, &req);
+	err = errno;
+	if (ret) {
+		close(fd);
+		return report_ctl_error(c, arr, req.msg, err, NULL);
+	}
+	if (!g->bitmap) {
+		close(fd);
+		printf("%s has no write-intent bitmap now: after a crash it resyncs in full\n",
+		       arr);
+		return EXIT_OK;
+	}
+	err = query_array(fd, name[0] ? name : NULL, index, 0, &q, NULL, NULL, 0);
+	close(fd);
+	if (err || !q.bitmap_chunk) {
+		printf("%s has a write-intent bitmap now\n", arr);
+		return EXIT_OK;
+	}
+	fmt_size((uint64_t)q.bitmap_chunk << 9, size, sizeof(size));
+	regions = stria_bitmap_regions(q.member_sectors, q.bitmap_chunk);
+	printf("%s has a write-intent bitmap now: %s per region (%llu region%s)\n",
+	       arr, size, (unsigned long long)regions, regions == 1 ? "" : "s");
+	if (g->bitmap_chunk && g->bitmap_chunk != (uint64_t)q.bitmap_chunk << 9)
+		printf("note: the region is larger than asked, so that the bitmap fits before the data area\n");
+	return EXIT_OK;
+}
+
 int cmd_grow(struct ctx *c, int argc, char **argv)
 {
 	struct stria_ioc_member_op mreq;
@@ -103,27 +188,36 @@ int cmd_grow(struct ctx *c, int argc, char **argv)
 	struct stria_ioc_grow req;
 	struct stria_ioc_query q;
 	char name[STRIA_NAME_LEN] = "";
-	uint32_t index = 0, nr = 0, (*num)[2] = NULL;
-	int fd = -1, add = 0, ndev, i, ret, err, status = EXIT_FAIL;
+	struct grow_opts g = { .bitmap = -1 };
+	uint32_t index = 0, nr, (*num)[2] = NULL;
+	int fd = -1, add, ndev, i, ret, err, status = EXIT_FAIL;
 	const char *arr;
 	char **devs;
 
-	ret = parse_grow_opts(c, argc, argv, &add, &nr);
+	ret = parse_grow_opts(c, argc, argv, &g);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
+	add = g.add;
+	nr = g.nr;
 	if (argc - optind < 1)
-		return usage_error(c, "give the array, then --add DEV... or --raid-devices N");
+		return usage_error(c, "give the array, then --add DEV..., --raid-devices N or --bitmap internal|none");
 	arr = argv[optind];
 	devs = argv + optind + 1;
 	ndev = argc - optind - 1;
 	if (resolve_array(arr, name, &index))
 		return usage_error(c, "'%s' is not an array name or /dev/striaN", arr);
+	if (g.bitmap_chunk && g.bitmap != 1)
+		return usage_error(c, "--bitmap-chunk sets the region size of a bitmap to add: give --bitmap internal with it");
+	if (g.bitmap >= 0 && (add || nr || ndev))
+		return usage_error(c, "--bitmap changes the bitmap alone: add members in another grow");
+	if (g.bitmap >= 0)
+		return grow_bitmap(c, arr, name, index, &g);
 	if (add && !ndev)
 		return usage_error(c, "--add needs at least one device");
 	if (!add && ndev)
 		return usage_error(c, "devices to add follow --add: '%s'", devs[0]);
 	if (!add && !nr)
-		return usage_error(c, "nothing to grow: give --add DEV... or --raid-devices N");
+		return usage_error(c, "nothing to grow: give --add DEV..., --raid-devices N or --bitmap internal|none");
 	num = calloc((size_t)ndev + 1, sizeof(*num));
 	if (!num) {
 		err_msg(c, "out of memory");

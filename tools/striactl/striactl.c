@@ -481,7 +481,8 @@ static const struct command commands[] = {
 	  "stop of the array or 'scrub stop' ends the copy (NEW is a spare\n"
 	  "again). Refused while the array is degraded or another sync runs.\n\n"
 	  "  -w, --with NEW       the replacement device", 0 },
-	{ "grow", cmd_grow, "NAME|/dev/striaN --add DEV... [--raid-devices N]",
+	{ "grow", cmd_grow, "NAME|/dev/striaN --add DEV... [--raid-devices N] |\n"
+	  "       NAME|/dev/striaN --bitmap internal|none [--bitmap-chunk SIZE]",
 	  "Add copies to a running RAID1 array: each DEV is added as a spare,\n"
 	  "then the spares take new roles and are rebuilt from the members in\n"
 	  "sync in the background ('striactl status' shows the progress). The\n"
@@ -492,7 +493,16 @@ static const struct command commands[] = {
 	  "arrays cannot be restriped to more members.\n\n"
 	  "  -a, --add            the operands after NAME are devices to add\n"
 	  "  -n, --raid-devices N the member count to reach: the members, the\n"
-	  "                       devices added and spares the array has", 0 },
+	  "                       devices added and spares the array has\n"
+	  "  -b, --bitmap internal|none\n"
+	  "                       add a write-intent bitmap to a running RAID1,\n"
+	  "                       5, 6 or 10 array, or remove it. Refused while\n"
+	  "                       a sync runs or a resync is owed, and adding\n"
+	  "                       while degraded (it could not know what the\n"
+	  "                       missing members missed)\n"
+	  "      --bitmap-chunk SIZE\n"
+	  "                       the region size of the bitmap added (default\n"
+	  "                       64M, raised until the bitmap fits)", 0 },
 	{ "remove", cmd_remove, "NAME|/dev/striaN DEV...",
 	  "Remove each DEV from a running array: a spare (its superblock is\n"
 	  "erased), or a failed member (its role stays failed, with no device,\n"

@@ -109,6 +109,7 @@ int cmd_wait(struct ctx *c, int argc, char **argv);
 int cmd_zero_superblock(struct ctx *c, int argc, char **argv);
 int cmd_home(struct ctx *c, int argc, char **argv);
 int module_info(struct ctx *c, struct stria_ioc_info *info);
+int parse_bitmap(const char *s);
 int member_devnum(struct ctx *c, const char *dev, uint32_t *major,
 		  uint32_t *minor);
 int report_ctl_error(struct ctx *c, const char *what, char *msg, int err,

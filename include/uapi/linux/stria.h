@@ -45,6 +45,7 @@
 #define STRIA_FEAT_READONLY	(1ULL << 12)	/* ASSEMBLE: STRIA_ARRAY_F_READONLY; STRIA_IOC_MODE */
 #define STRIA_FEAT_MIRROR	(1ULL << 13)	/* levels 1 and 10, md's layout words */
 #define STRIA_FEAT_GROW_MIRROR	(1ULL << 14)	/* STRIA_IOC_GROW: members of RAID1 */
+#define STRIA_FEAT_GROW_BITMAP	(1ULL << 15)	/* STRIA_IOC_GROW: bitmap added, removed */
 
 #define STRIA_VERSION_LEN	32
 
@@ -535,6 +536,11 @@ struct stria_ioc_mode {
 
 /* stria_ioc_grow.op */
 #define STRIA_GROW_MEMBERS	1	/* spares take new roles */
+#define STRIA_GROW_BITMAP	2	/* a write-intent bitmap added or removed */
+
+/* stria_ioc_grow.bitmap */
+#define STRIA_GROW_BITMAP_NONE		0	/* remove the bitmap */
+#define STRIA_GROW_BITMAP_INTERNAL	1	/* add one, between superblock and data */
 
 /* stria_ioc_grow.flags */
 #define STRIA_GROW_F_CHECK	(1U << 0)	/* only say whether it would be refused */
@@ -544,9 +550,13 @@ struct stria_ioc_mode {
  * @size: in: sizeof(struct stria_ioc_grow)
  * @flags: in: STRIA_GROW_F_*
  * @index: in: N of /dev/striaN, used when @name is empty
- * @op: in: STRIA_GROW_MEMBERS
+ * @op: in: STRIA_GROW_MEMBERS or STRIA_GROW_BITMAP
  * @name: in: array name, or empty
- * @nr_members: in: the member count to grow to
+ * @nr_members: in: STRIA_GROW_MEMBERS: the member count to grow to; else 0
+ * @bitmap: in: STRIA_GROW_BITMAP: STRIA_GROW_BITMAP_*; else 0
+ * @bitmap_chunk: in: STRIA_GROW_BITMAP_INTERNAL: the region size in
+ *	member sectors, 0 for the default (raised until the bitmap fits, as
+ *	at create); else 0
  * @reserved0: in: must be zero
  * @events: out: event count of the superblocks written for the change
  * @msg: out: on failure, why, NUL-terminated
@@ -564,6 +574,18 @@ struct stria_ioc_mode {
  * With STRIA_GROW_F_CHECK nothing changes either way: the request is
  * refused as it would be, but for the spares it lacks, or succeeds (so a
  * tool can check before it adds the spares).
+ *
+ * STRIA_GROW_BITMAP (STRIA_FEAT_GROW_BITMAP) adds a write-intent bitmap to
+ * a running RAID1, 5, 6 or 10 array, or removes it. Added: the members'
+ * caches are flushed with the queue frozen, a clean bitmap is written to
+ * every member and spare, and the superblocks record it before any write
+ * goes on. Removed: the superblocks stop recording it before any write
+ * goes on, so a crash never trusts a bitmap that missed a write. Refused:
+ * RAID0 (EINVAL), a bitmap there already (EEXIST) or none to remove
+ * (EINVAL), a region size that does not fit (EINVAL), adding to
+ * a degraded array (EINVAL: the bitmap could not say what the missing
+ * members missed), a sync running or a resync owed (EBUSY), a read-only
+ * array (EROFS).
  */
 struct stria_ioc_grow {
 	__u32 size;
@@ -572,10 +594,12 @@ struct stria_ioc_grow {
 	__u32 op;
 	char name[STRIA_NAME_LEN];
 	__u32 nr_members;
+	__u32 bitmap;
+	__u32 bitmap_chunk;
 	__u32 reserved0;
 	__u64 events;
 	char msg[STRIA_MSG_LEN];
-	__u64 reserved[8];
+	__u64 reserved[7];
 };
 
 #define STRIA_IOC_CREATE	_IOWR(STRIA_IOC_MAGIC, 0x01, struct stria_ioc_array)

@@ -36,7 +36,8 @@
 				 STRIA_FEAT_READD | STRIA_FEAT_REPLACE | \
 				 STRIA_FEAT_RUN | STRIA_FEAT_HOMEHOST | \
 				 STRIA_FEAT_READONLY | STRIA_FEAT_MIRROR | \
-				 STRIA_FEAT_GROW_MIRROR | STRIA_FEAT_GROW_BITMAP)
+				 STRIA_FEAT_GROW_MIRROR | STRIA_FEAT_GROW_BITMAP | \
+				 STRIA_FEAT_GROW_SIZE)
 
 /* The ABI's parity layout numbers are geom.h's (and md's). */
 static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
@@ -783,6 +784,25 @@ out:
 	return stria_copy_back(argp, &req, usize, sizeof(req), ret);
 }
 
+/* Carry out a checked STRIA_IOC_GROW request. */
+static int stria_grow_op(struct stria_array *a, struct stria_ioc_grow *req)
+{
+	bool check = req->flags & STRIA_GROW_F_CHECK;
+
+	switch (req->op) {
+	case STRIA_GROW_MEMBERS:
+		return stria_array_grow_members(a, req->nr_members, check,
+						req->msg);
+	case STRIA_GROW_BITMAP:
+		return stria_array_grow_bitmap(a, req->bitmap,
+					       req->bitmap_chunk, check,
+					       req->msg);
+	default:
+		return stria_array_grow_size(a, &req->member_sectors, check,
+					     req->msg);
+	}
+}
+
 static long stria_ioc_grow(void __user *argp)
 {
 	struct stria_ioc_grow req;
@@ -805,13 +825,16 @@ static long stria_ioc_grow(void __user *argp)
 		snprintf(req.msg, sizeof(req.msg), "reserved and output fields must be zero");
 		goto out;
 	}
-	if (req.op != STRIA_GROW_MEMBERS && req.op != STRIA_GROW_BITMAP) {
-		snprintf(req.msg, sizeof(req.msg), "grow operation %u cannot be requested (members %u, bitmap %u)",
-			 req.op, STRIA_GROW_MEMBERS, STRIA_GROW_BITMAP);
+	if (req.op < STRIA_GROW_MEMBERS || req.op > STRIA_GROW_SIZE) {
+		snprintf(req.msg, sizeof(req.msg), "grow operation %u cannot be requested (members %u, bitmap %u, size %u)",
+			 req.op, STRIA_GROW_MEMBERS, STRIA_GROW_BITMAP,
+			 STRIA_GROW_SIZE);
 		goto out;
 	}
-	if (req.op == STRIA_GROW_MEMBERS ? req.bitmap || req.bitmap_chunk :
-	    req.nr_members || req.bitmap > STRIA_GROW_BITMAP_INTERNAL ||
+	if ((req.op != STRIA_GROW_MEMBERS && req.nr_members) ||
+	    (req.op != STRIA_GROW_BITMAP && (req.bitmap || req.bitmap_chunk)) ||
+	    (req.op != STRIA_GROW_SIZE && req.member_sectors) ||
+	    req.bitmap > STRIA_GROW_BITMAP_INTERNAL ||
 	    (req.bitmap == STRIA_GROW_BITMAP_NONE && req.bitmap_chunk)) {
 		snprintf(req.msg, sizeof(req.msg), "fields of another grow operation set, or bitmap %u unknown (none %u, internal %u)",
 			 req.bitmap, STRIA_GROW_BITMAP_NONE,
@@ -831,14 +854,7 @@ static long stria_ioc_grow(void __user *argp)
 	} else if (stria_array_refuse_ro(a, req.msg)) {
 		ret = -EROFS;
 	} else {
-		ret = req.op == STRIA_GROW_MEMBERS ?
-			stria_array_grow_members(a, req.nr_members,
-						 req.flags & STRIA_GROW_F_CHECK,
-						 req.msg) :
-			stria_array_grow_bitmap(a, req.bitmap,
-						req.bitmap_chunk,
-						req.flags & STRIA_GROW_F_CHECK,
-						req.msg);
+		ret = stria_grow_op(a, &req);
 		req.events = READ_ONCE(a->events);
 	}
 	mutex_unlock(&stria_arrays_lock);

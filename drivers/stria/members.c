@@ -471,6 +471,198 @@ out_unlock:
 }
 
 /*
+ * The data sectors every member and spare can give, in whole chunks.
+ * Caller holds @a->cfg_lock.
+ */
+static u64 stria_room(struct stria_array *a)
+{
+	u64 room = U64_MAX, size;
+	u32 i;
+
+	for (i = 0; i < a->nr_members + a->nr_spares; i++) {
+		struct stria_member *m = i < a->nr_members ? &a->members[i] :
+					 &a->spares[i - a->nr_members];
+
+		if (!m->dev.bdev)
+			continue;
+		size = bdev_nr_sectors(m->dev.bdev);
+		room = min(room, size > a->data_offset ? size - a->data_offset : 0);
+	}
+	return round_down(room, 1ULL << a->geom.chunk_shift);
+}
+
+/*
+ * May @a grow to @want data sectors per member (0: all there is) now?
+ * Fills @g with the new geometry, or @msg with why not. Caller holds
+ * @a->cfg_lock.
+ */
+static int stria_grow_size_check(struct stria_array *a, u64 want,
+				 struct stria_geom *g, char *msg)
+{
+	u64 old = a->geom.member_sectors, room = stria_room(a);
+	u32 action = READ_ONCE(a->sync.action);
+
+	if (action != STRIA_SYNC_IDLE) {
+		snprintf(msg, STRIA_MSG_LEN, "a %s runs on '%s': wait for it (striactl wait), or stop the scrub, then grow",
+			 stria_sync_action_name(action), a->name);
+		return -EBUSY;
+	}
+	if (stria_resync_owed(a)) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' owes a resync (it was not stopped cleanly): grow once it is done",
+			 a->name);
+		return -EBUSY;
+	}
+	if (atomic_read(&a->nr_failed)) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' is degraded: rebuild it first, then grow",
+			 a->name);
+		return -EINVAL;
+	}
+	if (want > room) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s': its members and spares give %llu sectors each, not %llu",
+			 a->name, room, want);
+		return -ENOSPC;
+	}
+	if ((want ?: room) <= old) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' uses %llu sectors of each member, and %s %llu: nothing to grow",
+			 a->name, old, want ? "was asked for" : "they give",
+			 want ?: room);
+		return -EINVAL;
+	}
+	if (stria_geom_setup(g, a->geom.level, a->geom.layout,
+			     a->nr_members, 1U << a->geom.chunk_shift,
+			     want ?: room) || g->member_sectors <= old) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s': no larger geometry fits %llu sectors per member",
+			 a->name, want ?: room);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Zero member sectors [@from, @to) of every member: the space a grow adds
+ * reads as zeroes and, zero being every level's parity of zeroes, matches
+ * its parity and copies. Caller holds @a->cfg_lock.
+ */
+static int stria_zero_new_space(struct stria_array *a, u64 from, u64 to,
+				char *msg)
+{
+	int ret;
+	u32 i;
+
+	for (i = 0; i < a->nr_members; i++) {
+		struct stria_member *m = &a->members[i];
+
+		ret = blkdev_issue_zeroout(m->dev.bdev, a->data_offset + from,
+					   to - from, GFP_KERNEL, 0);
+		if (ret) {
+			snprintf(msg, STRIA_MSG_LEN, "cannot zero the new space of member %u (%pg): error %d; nothing changed",
+				 m->role, m->dev.bdev, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * stria_array_grow_size() - use more of every member
+ * @a: the array, read-write
+ * @sectors: in: the data sectors each member is to give, 0 for all there
+ *	is; out: what each gives now (or, with @check, would give)
+ * @check: change nothing, only say whether it would be refused
+ * @msg: STRIA_MSG_LEN bytes for the reason on failure
+ *
+ * For the operator who replaced every member by a larger drive. The new
+ * space of each member is zeroed first (levels with redundancy), while the
+ * array cannot reach it yet. Then, with the queue frozen and the members'
+ * caches flushed, the geometry grows; a bitmap is made again for the new
+ * size (its bits may all be clear: no write is in flight, every one is
+ * durable), the superblocks record the size, and the capacity grows. A
+ * crash before every superblock is written leaves some with the old size,
+ * which assembly takes (stria_sb_count_follows()): a superblock that
+ * records the new size exists only once the new space is zeroed.
+ *
+ * The placement of every sector the array had does not change: RAID0,
+ * RAID5/6, RAID1 and RAID10's near and offset layouts place by rows. A
+ * far layout, whose copies lie a fraction of the member apart, is refused.
+ *
+ * Caller holds stria_arrays_lock.
+ *
+ * Return: 0; -EOPNOTSUPP, -EINVAL, -ENOSPC, -EBUSY, -EINTR, or the error
+ * of the zeroing (nothing changed then).
+ */
+int stria_array_grow_size(struct stria_array *a, u64 *sectors, bool check,
+			  char *msg)
+{
+	u32 far = (a->geom.layout >> STRIA_R10_FAR_SHIFT) & STRIA_R10_FAR_MASK;
+	u64 old = a->geom.member_sectors;
+	u32 bchunk = 0;
+	unsigned int memflags;
+	struct stria_geom g;
+	int ret;
+
+	lockdep_assert_held(&stria_arrays_lock);
+	if (a->geom.level == 10 && far > 1 &&
+	    !(a->geom.layout & STRIA_R10_OFFSET)) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' is raid10 far %u: its far copies lie a fraction of the member apart and would move",
+			 a->name, far);
+		return -EOPNOTSUPP;
+	}
+	ret = stria_cfg_lock(a, msg);
+	if (ret)
+		return ret;
+	ret = stria_grow_size_check(a, *sectors, &g, msg);
+	if (ret)
+		goto out_unlock;
+	if (a->wib) {
+		bchunk = stria_bitmap_min_chunk(g.member_sectors,
+						1U << g.chunk_shift,
+						stria_bitmap_chunk(a));
+		if (!bchunk) {
+			snprintf(msg, STRIA_MSG_LEN, "'%s': no write-intent bitmap fits %llu sectors per member",
+				 a->name, g.member_sectors);
+			ret = -EINVAL;
+			goto out_unlock;
+		}
+	}
+	*sectors = g.member_sectors;
+	if (check)
+		goto out_unlock;
+	if (stria_geom_redundant(&a->geom)) {
+		ret = stria_zero_new_space(a, old, g.member_sectors, msg);
+		if (ret)
+			goto out_unlock;
+	}
+	memflags = stria_array_freeze(a);
+	if (a->wib) {
+		/* every write durable: the bitmap made again may start clear */
+		ret = stria_array_flush_members(a);
+		if (ret) {
+			snprintf(msg, STRIA_MSG_LEN, "'%s': a member's cache could not be flushed (error %d): the size did not change",
+				 a->name, ret);
+			stria_array_unfreeze(a, memflags);
+			goto out_unlock;
+		}
+		stria_bitmap_remove(a);
+	}
+	mutex_lock(&a->sb_lock);
+	a->geom = g;
+	mutex_unlock(&a->sb_lock);
+	if (bchunk && stria_bitmap_create(a, bchunk))
+		pr_warn("stria%d: no memory for the bitmap of the new size: the array goes on without one\n",
+			a->index);
+	stria_array_update_sbs(a);
+	stria_bitmap_run(a);
+	stria_array_unfreeze(a, memflags);
+	set_capacity_and_notify(a->disk, stria_geom_array_sectors(&a->geom));
+	pr_info("stria%d: '%s' grows from %llu to %llu sectors per member, %llu sectors in all\n",
+		a->index, a->name, old, g.member_sectors,
+		stria_geom_array_sectors(&a->geom));
+out_unlock:
+	mutex_unlock(&a->cfg_lock);
+	return ret;
+}
+
+/*
  * The member, spare or replacement that is device @dev, or NULL. Caller
  * holds @a->cfg_lock.
  */

@@ -682,12 +682,12 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
  * Assembly takes the array's identity and shape from one member and the
  * state from the freshest: every member must agree on everything that
  * never changes in an array's life. A RAID1 array's member count (and its
- * layout word, which follows from it) grows: stria_sb_count_follows()
- * judges that against the freshest superblock.
+ * layout word, which follows from it) and any array's data size grow:
+ * stria_sb_count_follows() judges them against the freshest superblock.
  *
  * Return: true when the array UUID, name, home host, level, layout
- * versions, member count (but on RAID1), chunk, data offset and data size
- * are the same.
+ * versions, member count (but on RAID1), chunk and data offset are the
+ * same.
  */
 static inline bool stria_sb_same_array(const struct stria_sb *a,
 				       const struct stria_sb *b)
@@ -699,32 +699,39 @@ static inline bool stria_sb_same_array(const struct stria_sb *a,
 	       ((a->parity_layout == b->parity_layout &&
 		 a->nr_members == b->nr_members) || stria_le32(a->level) == 1) &&
 	       a->chunk_sectors == b->chunk_sectors &&
-	       a->data_offset == b->data_offset &&
-	       a->data_sectors == b->data_sectors;
+	       a->data_offset == b->data_offset;
 }
 
 /**
- * stria_sb_count_follows() - may a member record this member count?
+ * stria_sb_count_follows() - may a member record this member count and size?
  * @sb: a member's superblock, stria_sb_same_array() with @fresh
  * @fresh: the superblock with the most events of the members given
  *
- * Only a RAID1 array's count changes, and only up (a grow adds copies):
- * the superblocks a crash kept the grow's update from reach record fewer
- * members, and are older. Their roles are below their own count, so below
+ * Only a RAID1 array's count changes, and only up (a grow adds copies),
+ * and the data size only up (a grow into larger members): the superblocks
+ * a crash kept a grow's update from reach record fewer members or fewer
+ * sectors, and are older. Their roles are below their own count, so below
  * the freshest's too.
  *
- * Return: true when the counts are equal, or @sb is an older RAID1
- * superblock with fewer members.
+ * Return: true when the counts and sizes are equal, or @sb is older than
+ * @fresh and records fewer members (RAID1 only) or fewer sectors, and
+ * none of either more.
  */
 static inline bool stria_sb_count_follows(const struct stria_sb *sb,
 					  const struct stria_sb *fresh)
 {
-	if (sb->nr_members == fresh->nr_members &&
-	    sb->parity_layout == fresh->parity_layout)
+	bool same_count = sb->nr_members == fresh->nr_members &&
+			  sb->parity_layout == fresh->parity_layout;
+	bool older = stria_le64(sb->events) < stria_le64(fresh->events);
+
+	if (same_count && sb->data_sectors == fresh->data_sectors)
 		return true;
-	return stria_le32(sb->level) == 1 &&
-	       stria_le64(sb->events) < stria_le64(fresh->events) &&
-	       stria_le32(sb->nr_members) < stria_le32(fresh->nr_members);
+	if (!older ||
+	    stria_le64(sb->data_sectors) > stria_le64(fresh->data_sectors))
+		return false;
+	return same_count ||
+	       (stria_le32(sb->level) == 1 &&
+		stria_le32(sb->nr_members) < stria_le32(fresh->nr_members));
 }
 
 /* stria_sb_readd(): may a former member go back with a partial rebuild? */

@@ -560,10 +560,12 @@ int stria_check_assemble(struct stria_spec *spec, struct stria_opened *o,
 	for (i = 0; i < spec->nr_members; i++) {
 		if (stria_sb_count_follows(&o->sb[i], f))
 			continue;
-		stria_fail(spec, i, "%s records %u members at events %llu, %s %u at %llu: damaged or crafted superblock",
+		stria_fail(spec, i, "%s: %u members of %llu sectors at events %llu, %s: %u of %llu at %llu: damaged or crafted superblock",
 			   spec->paths[i], le32_to_cpu(o->sb[i].nr_members),
+			   le64_to_cpu(o->sb[i].data_sectors),
 			   le64_to_cpu(o->sb[i].events), spec->paths[o->fresh],
-			   le32_to_cpu(f->nr_members), le64_to_cpu(f->events));
+			   le32_to_cpu(f->nr_members),
+			   le64_to_cpu(f->data_sectors), le64_to_cpu(f->events));
 		return -EINVAL;
 	}
 	o->nr_roles = le32_to_cpu(f->nr_members);

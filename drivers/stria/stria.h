@@ -705,6 +705,8 @@ int stria_array_grow_members(struct stria_array *a, u32 nr, bool check,
 			     char *msg);
 int stria_array_grow_bitmap(struct stria_array *a, bool on, u32 chunk,
 			    bool check, char *msg);
+int stria_array_grow_size(struct stria_array *a, u64 *sectors, bool check,
+			  char *msg);
 extern const struct stria_roles_ops stria_members_roles;
 
 /* bitmap.c */

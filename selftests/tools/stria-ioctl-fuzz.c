@@ -303,6 +303,8 @@ static void fixup(int c, void *req, uint32_t size)
 		SET(struct stria_ioc_grow, bitmap, PL(4) ? (g->op == STRIA_GROW_BITMAP ? pick(2) : 0) : val32());
 		SET(struct stria_ioc_grow, bitmap_chunk, PL(4) ? (g->bitmap ? (pick(2) ? 0 : 8U << pick(18)) : 0) :
 		    val32());
+		SET(struct stria_ioc_grow, member_sectors, PL(4) ? (g->op == STRIA_GROW_SIZE ? pick(2) * pick(300000) : 0) :
+		    val64());
 		SET(struct stria_ioc_grow, reserved0, 0);
 		SET(struct stria_ioc_grow, events, 0);
 		memset(g->msg, 0, sizeof(g->msg));

@@ -652,7 +652,18 @@ static void test_hostile(struct stria_sb *sb)
 	other.events = stria_cpu_le64(9);
 	tap(stria_sb_same_array(sb, &other), "two members of one array match");
 	other.data_sectors = stria_cpu_le64(522240 - 128);
-	tap(!stria_sb_same_array(sb, &other), "a member of another size does not");
+	seal(&other);
+	tap(stria_sb_same_array(sb, &other), "a member of another size is of the array");
+	tap(!stria_sb_count_follows(&other, sb),
+	    "but a smaller size does not follow at as many events");
+	other.events = stria_cpu_le64(6);
+	seal(&other);
+	tap(stria_sb_count_follows(&other, sb),
+	    "an older superblock with a smaller size follows (a grow into larger members)");
+	other.data_sectors = stria_cpu_le64(522240 + 128);
+	seal(&other);
+	tap(!stria_sb_count_follows(&other, sb),
+	    "an older superblock with a larger size does not");
 	good_sb(&other);
 	strcpy(other.name, "other");
 	tap(!stria_sb_same_array(sb, &other), "a member of another name does not");

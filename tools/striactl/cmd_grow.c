@@ -9,6 +9,9 @@
  * remove the write-intent bitmap of a running array, as mdadm --grow
  * --bitmap.
  *
+ * striactl grow NAME --size max|SIZE: use more of every member, once each
+ * is larger than the array uses, as mdadm --grow --size.
+ *
  * The request is checked first (STRIA_GROW_F_CHECK), so an array that
  * would refuse it gets no spares; when the grow is refused after all (the
  * array changed meanwhile), the spares this command added are removed.
@@ -72,6 +75,8 @@ struct grow_opts {
 	uint32_t nr;		/* --raid-devices, 0 when not given */
 	int bitmap;		/* --bitmap: 1 internal, 0 none, -1 not given */
 	uint64_t bitmap_chunk;	/* --bitmap-chunk, bytes; 0 when not given */
+	int size;		/* --size given */
+	uint64_t size_bytes;	/* its bytes per member, 0 for max */
 };
 
 enum { OPT_GROW_BITMAP_CHUNK = 256 };
@@ -84,14 +89,24 @@ static int parse_grow_opts(struct ctx *c, int argc, char **argv,
 		{ "raid-devices", required_argument, NULL, 'n' },
 		{ "bitmap", required_argument, NULL, 'b' },
 		{ "bitmap-chunk", required_argument, NULL, OPT_GROW_BITMAP_CHUNK },
+		{ "size", required_argument, NULL, 'z' },
 		COMMON_LONGOPTS, { 0 }
 	};
 	unsigned long v;
 	char *end;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "an:b:" COMMON_SHORTOPTS,
+	while ((opt = getopt_long(argc, argv, "an:b:z:" COMMON_SHORTOPTS,
 				  longopts, NULL)) != -1) {
+		if (opt == 'z') {
+			g->size = 1;
+			if (strcmp(optarg, "max") &&
+			    (parse_size(optarg, &g->size_bytes) ||
+			     !g->size_bytes || g->size_bytes % 512))
+				return usage_error(c, "bad --size '%s': max, or the bytes of each member to use, with K, M, G, T suffixes",
+						   optarg);
+			continue;
+		}
 		if (opt == 'a') {
 			g->add = 1;
 			continue;
@@ -181,6 +196,48 @@ static int grow_bitmap(struct ctx *c, const char *arr, const char *name,
 	return EXIT_OK;
 }
 
+/* grow NAME --size max|SIZE */
+static int grow_size(struct ctx *c, const char *arr, const char *name,
+		     uint32_t index, const struct grow_opts *g)
+{
+	struct stria_ioc_info info;
+	struct stria_ioc_grow req;
+	struct stria_ioc_query q;
+	char per[32], all[32];
+	int fd, ret, err;
+
+	ret = module_info(c, &info);
+	if (ret)
+		return ret;
+	if (!(info.features & STRIA_FEAT_GROW_SIZE)) {
+		err_msg(c, "the loaded stria module cannot grow arrays into larger members: load a newer one");
+		return EXIT_FAIL;
+	}
+	grow_req_init(&req, name, index, 0, 0);
+	req.op = STRIA_GROW_SIZE;
+	req.member_sectors = g->size_bytes >> 9;
+	fd = open_control(c);
+	if (fd < 0)
+		return -fd;
+	ret = ioctl(fd, STRIA_IOC_GROW, &req);
+	err = errno;
+	if (ret) {
+		close(fd);
+		return report_ctl_error(c, arr, req.msg, err, NULL);
+	}
+	err = query_array(fd, name[0] ? name : NULL, index, 0, &q, NULL, NULL, 0);
+	close(fd);
+	fmt_size(req.member_sectors << 9, per, sizeof(per));
+	if (err) {
+		printf("%s uses %s of each member now\n", arr, per);
+		return EXIT_OK;
+	}
+	fmt_size(q.array_sectors << 9, all, sizeof(all));
+	printf("%s uses %s of each member now: %s in all (/dev/stria%u); grow the file system on it (resize2fs, xfs_growfs)\n",
+	       arr, per, all, q.index);
+	return EXIT_OK;
+}
+
 int cmd_grow(struct ctx *c, int argc, char **argv)
 {
 	struct stria_ioc_member_op mreq;
@@ -200,7 +257,7 @@ int cmd_grow(struct ctx *c, int argc, char **argv)
 	add = g.add;
 	nr = g.nr;
 	if (argc - optind < 1)
-		return usage_error(c, "give the array, then --add DEV..., --raid-devices N or --bitmap internal|none");
+		return usage_error(c, "give the array, then --add DEV..., --raid-devices N, --size max or --bitmap internal|none");
 	arr = argv[optind];
 	devs = argv + optind + 1;
 	ndev = argc - optind - 1;
@@ -208,16 +265,20 @@ int cmd_grow(struct ctx *c, int argc, char **argv)
 		return usage_error(c, "'%s' is not an array name or /dev/striaN", arr);
 	if (g.bitmap_chunk && g.bitmap != 1)
 		return usage_error(c, "--bitmap-chunk sets the region size of a bitmap to add: give --bitmap internal with it");
-	if (g.bitmap >= 0 && (add || nr || ndev))
-		return usage_error(c, "--bitmap changes the bitmap alone: add members in another grow");
+	if (g.bitmap >= 0 && (add || nr || ndev || g.size))
+		return usage_error(c, "--bitmap changes the bitmap alone: add members or grow the size in another grow");
 	if (g.bitmap >= 0)
 		return grow_bitmap(c, arr, name, index, &g);
+	if (g.size && (add || nr || ndev))
+		return usage_error(c, "--size grows the members' size alone: add members in another grow");
+	if (g.size)
+		return grow_size(c, arr, name, index, &g);
 	if (add && !ndev)
 		return usage_error(c, "--add needs at least one device");
 	if (!add && ndev)
 		return usage_error(c, "devices to add follow --add: '%s'", devs[0]);
 	if (!add && !nr)
-		return usage_error(c, "nothing to grow: give --add DEV..., --raid-devices N or --bitmap internal|none");
+		return usage_error(c, "nothing to grow: give --add DEV..., --raid-devices N, --size max or --bitmap internal|none");
 	num = calloc((size_t)ndev + 1, sizeof(*num));
 	if (!num) {
 		err_msg(c, "out of memory");

@@ -482,7 +482,8 @@ static const struct command commands[] = {
 	  "again). Refused while the array is degraded or another sync runs.\n\n"
 	  "  -w, --with NEW       the replacement device", 0 },
 	{ "grow", cmd_grow, "NAME|/dev/striaN --add DEV... [--raid-devices N] |\n"
-	  "       NAME|/dev/striaN --bitmap internal|none [--bitmap-chunk SIZE]",
+	  "       NAME|/dev/striaN --bitmap internal|none [--bitmap-chunk SIZE] |\n"
+	  "       NAME|/dev/striaN --size max|SIZE",
 	  "Add copies to a running RAID1 array: each DEV is added as a spare,\n"
 	  "then the spares take new roles and are rebuilt from the members in\n"
 	  "sync in the background ('striactl status' shows the progress). The\n"
@@ -502,7 +503,14 @@ static const struct command commands[] = {
 	  "                       missing members missed)\n"
 	  "      --bitmap-chunk SIZE\n"
 	  "                       the region size of the bitmap added (default\n"
-	  "                       64M, raised until the bitmap fits)", 0 },
+	  "                       64M, raised until the bitmap fits)\n"
+	  "  -z, --size max|SIZE  use more of each member, once every member and\n"
+	  "                       spare is larger than the array uses (after\n"
+	  "                       replacing each by a larger drive): max, or the\n"
+	  "                       bytes of each member to use. The new space is\n"
+	  "                       zeroed first on the levels with copies or\n"
+	  "                       parity; then grow the file system. Refused\n"
+	  "                       while degraded or syncing, and on RAID10 far", 0 },
 	{ "remove", cmd_remove, "NAME|/dev/striaN DEV...",
 	  "Remove each DEV from a running array: a spare (its superblock is\n"
 	  "erased), or a failed member (its role stays failed, with no device,\n"

@@ -46,6 +46,7 @@
 #define STRIA_FEAT_MIRROR	(1ULL << 13)	/* levels 1 and 10, md's layout words */
 #define STRIA_FEAT_GROW_MIRROR	(1ULL << 14)	/* STRIA_IOC_GROW: members of RAID1 */
 #define STRIA_FEAT_GROW_BITMAP	(1ULL << 15)	/* STRIA_IOC_GROW: bitmap added, removed */
+#define STRIA_FEAT_GROW_SIZE	(1ULL << 16)	/* STRIA_IOC_GROW: into larger members */
 
 #define STRIA_VERSION_LEN	32
 
@@ -537,6 +538,7 @@ struct stria_ioc_mode {
 /* stria_ioc_grow.op */
 #define STRIA_GROW_MEMBERS	1	/* spares take new roles */
 #define STRIA_GROW_BITMAP	2	/* a write-intent bitmap added or removed */
+#define STRIA_GROW_SIZE		3	/* more of each member used */
 
 /* stria_ioc_grow.bitmap */
 #define STRIA_GROW_BITMAP_NONE		0	/* remove the bitmap */
@@ -550,7 +552,7 @@ struct stria_ioc_mode {
  * @size: in: sizeof(struct stria_ioc_grow)
  * @flags: in: STRIA_GROW_F_*
  * @index: in: N of /dev/striaN, used when @name is empty
- * @op: in: STRIA_GROW_MEMBERS or STRIA_GROW_BITMAP
+ * @op: in: STRIA_GROW_MEMBERS, STRIA_GROW_BITMAP or STRIA_GROW_SIZE
  * @name: in: array name, or empty
  * @nr_members: in: STRIA_GROW_MEMBERS: the member count to grow to; else 0
  * @bitmap: in: STRIA_GROW_BITMAP: STRIA_GROW_BITMAP_*; else 0
@@ -560,6 +562,10 @@ struct stria_ioc_mode {
  * @reserved0: in: must be zero
  * @events: out: event count of the superblocks written for the change
  * @msg: out: on failure, why, NUL-terminated
+ * @member_sectors: in: STRIA_GROW_SIZE: the data sectors each member is to
+ *	give, 0 for all that every member and spare holds; else 0. Out
+ *	(STRIA_GROW_SIZE): what each member gives now (with
+ *	STRIA_GROW_F_CHECK: would give)
  * @reserved: in: must be zero
  *
  * STRIA_GROW_MEMBERS (STRIA_FEAT_GROW_MIRROR) adds copies to a RAID1
@@ -586,6 +592,18 @@ struct stria_ioc_mode {
  * a degraded array (EINVAL: the bitmap could not say what the missing
  * members missed), a sync running or a resync owed (EBUSY), a read-only
  * array (EROFS).
+ *
+ * STRIA_GROW_SIZE (STRIA_FEAT_GROW_SIZE) makes the array use more of its
+ * members, once every member (and spare) is larger than the array uses:
+ * after its drives were replaced by larger ones, or grew. The new space of
+ * each member is zeroed first on the levels with copies or parity (so it
+ * reads as zeroes and its parity matches), then, with the queue frozen,
+ * the geometry and the bitmap (whose regions may have to grow) change and
+ * the superblocks record the size; the capacity grows last. Refused: a
+ * RAID10 far layout, whose copies would move (EOPNOTSUPP); a size not above
+ * the current one, or above what the members hold (EINVAL, ENOSPC); a
+ * degraded array (EINVAL); a sync running or a resync owed (EBUSY); a
+ * read-only array (EROFS).
  */
 struct stria_ioc_grow {
 	__u32 size;
@@ -599,7 +617,8 @@ struct stria_ioc_grow {
 	__u32 reserved0;
 	__u64 events;
 	char msg[STRIA_MSG_LEN];
-	__u64 reserved[7];
+	__u64 member_sectors;
+	__u64 reserved[6];
 };
 
 #define STRIA_IOC_CREATE	_IOWR(STRIA_IOC_MAGIC, 0x01, struct stria_ioc_array)

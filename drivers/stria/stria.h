@@ -701,13 +701,16 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 			char *msg, u32 *role);
 int stria_array_replace_end(struct stria_array *a, int ret, u64 pos);
 int stria_array_take_spares(struct stria_array *a);
+void stria_spare_into(struct stria_array *a, struct stria_member *m, u32 si);
+extern const struct stria_roles_ops stria_members_roles;
+
+/* grow.c */
 int stria_array_grow_members(struct stria_array *a, u32 nr, bool check,
 			     char *msg);
 int stria_array_grow_bitmap(struct stria_array *a, bool on, u32 chunk,
 			    bool check, char *msg);
 int stria_array_grow_size(struct stria_array *a, u64 *sectors, bool check,
 			  char *msg);
-extern const struct stria_roles_ops stria_members_roles;
 
 /* bitmap.c */
 int stria_bitmap_init(struct stria_array *a, u32 chunk, bool load);

@@ -143,38 +143,56 @@ static int parse_grow_opts(struct ctx *c, int argc, char **argv,
 	return 0;
 }
 
+/*
+ * STRIA_IOC_GROW @req on @arr, when the loaded module has @feat (else
+ * @old is the error). Returns EXIT_OK with the control device open in
+ * *@fd, or the exit status, the reason printed.
+ */
+static int grow_ioctl(struct ctx *c, const char *arr, uint64_t feat,
+		      const char *old, struct stria_ioc_grow *req, int *fd)
+{
+	struct stria_ioc_info info;
+	int ret, err;
+
+	ret = module_info(c, &info);
+	if (ret)
+		return ret;
+	if (!(info.features & feat)) {
+		err_msg(c, "%s", old);
+		return EXIT_FAIL;
+	}
+	*fd = open_control(c);
+	if (*fd < 0)
+		return -*fd;
+	ret = ioctl(*fd, STRIA_IOC_GROW, req);
+	err = errno;
+	if (ret) {
+		close(*fd);
+		return report_ctl_error(c, arr, req->msg, err, NULL);
+	}
+	return EXIT_OK;
+}
+
 /* grow NAME --bitmap internal|none [--bitmap-chunk SIZE] */
 static int grow_bitmap(struct ctx *c, const char *arr, const char *name,
 		       uint32_t index, const struct grow_opts *g)
 {
-	struct stria_ioc_info info;
 	struct stria_ioc_grow req;
 	struct stria_ioc_query q;
 	uint64_t regions;
 	char size[32];
 	int fd, ret, err;
 
-	ret = module_info(c, &info);
-	if (ret)
-		return ret;
-	if (!(info.features & STRIA_FEAT_GROW_BITMAP)) {
-		err_msg(c, "the loaded stria module cannot add or remove a bitmap of a running array: load a newer one");
-		return EXIT_FAIL;
-	}
 	grow_req_init(&req, name, index, 0, 0);
 	req.op = STRIA_GROW_BITMAP;
 	req.bitmap = g->bitmap ? STRIA_GROW_BITMAP_INTERNAL :
 				 STRIA_GROW_BITMAP_NONE;
 	req.bitmap_chunk = (uint32_t)(g->bitmap_chunk >> 9);
-	fd = open_control(c);
-	if (fd < 0)
-		return -fd;
-	ret = ioctl(fd, STRIA_IOC_GROW, &req);
-	err = errno;
-	if (ret) {
-		close(fd);
-		return report_ctl_error(c, arr, req.msg, err, NULL);
-	}
+	ret = grow_ioctl(c, arr, STRIA_FEAT_GROW_BITMAP,
+			 "the loaded stria module cannot add or remove a bitmap of a running array: load a newer one",
+			 &req, &fd);
+	if (ret)
+		return ret;
 	if (!g->bitmap) {
 		close(fd);
 		printf("%s has no write-intent bitmap now: after a crash it resyncs in full\n",
@@ -200,31 +218,19 @@ static int grow_bitmap(struct ctx *c, const char *arr, const char *name,
 static int grow_size(struct ctx *c, const char *arr, const char *name,
 		     uint32_t index, const struct grow_opts *g)
 {
-	struct stria_ioc_info info;
 	struct stria_ioc_grow req;
 	struct stria_ioc_query q;
 	char per[32], all[32];
 	int fd, ret, err;
 
-	ret = module_info(c, &info);
-	if (ret)
-		return ret;
-	if (!(info.features & STRIA_FEAT_GROW_SIZE)) {
-		err_msg(c, "the loaded stria module cannot grow arrays into larger members: load a newer one");
-		return EXIT_FAIL;
-	}
 	grow_req_init(&req, name, index, 0, 0);
 	req.op = STRIA_GROW_SIZE;
 	req.member_sectors = g->size_bytes >> 9;
-	fd = open_control(c);
-	if (fd < 0)
-		return -fd;
-	ret = ioctl(fd, STRIA_IOC_GROW, &req);
-	err = errno;
-	if (ret) {
-		close(fd);
-		return report_ctl_error(c, arr, req.msg, err, NULL);
-	}
+	ret = grow_ioctl(c, arr, STRIA_FEAT_GROW_SIZE,
+			 "the loaded stria module cannot grow arrays into larger members: load a newer one",
+			 &req, &fd);
+	if (ret)
+		return ret;
 	err = query_array(fd, name[0] ? name : NULL, index, 0, &q, NULL, NULL, 0);
 	close(fd);
 	fmt_size(req.member_sectors << 9, per, sizeof(per));

@@ -185,15 +185,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    stria_le64(sb[fresh].events))
 			fresh = i;
 	}
-	/* an assembly: members that agree with the first valid one */
+	/*
+	 * an assembly: members that agree with the freshest, and whose count
+	 * and size follow it (older ones a grow's update missed)
+	 */
 	for (i = 0; ok > 1 && i < n; i++) {
 		struct stria_geom g;
 
-		if (!valid[i] || !stria_sb_same_array(&sb[i], &sb[fresh]))
+		if (!valid[i] || !stria_sb_same_array(&sb[i], &sb[fresh]) ||
+		    !stria_sb_count_follows(&sb[i], &sb[fresh]))
 			continue;
-		/* one array, one shape: the freshest's geometry is everyone's */
+		/*
+		 * one array, one shape: the freshest's geometry holds every
+		 * member's data, at most as many members and sectors
+		 */
 		if (stria_sb_geom(&sb[fresh], &g) ||
-		    g.member_sectors != stria_le64(sb[i].data_sectors))
+		    g.member_sectors < stria_le64(sb[i].data_sectors) ||
+		    g.nr_members < stria_le32(sb[i].nr_members))
 			abort();
 		if (!stria_sb_same_array(&sb[fresh], &sb[i]))
 			abort();	/* the relation is symmetric */

@@ -46,6 +46,7 @@
 #endif
 
 #include "geom_raid10.h"
+#include "geom_reshape.h"
 
 #define STRIA_SB_MAGIC		"STRIA-SB"	/* 8 bytes, no NUL */
 #define STRIA_SB_MAGIC_LEN	8
@@ -107,14 +108,25 @@
  * that the member uses a feature it does not know. An array created
  * without a home host has neither the bit nor the field, and stays
  * readable by that code.
+ *
+ * STRIA_SB_FEAT_INCOMPAT_RESHAPE: the array is being restriped onto more
+ * members (@reshape_from to @nr_members, geom_reshape.h): rows below
+ * @reshape_pos are in the new layout, the others in the old one. Code that
+ * does not know it would read every row in one layout.
  */
 #define STRIA_SB_FEAT_INCOMPAT_REBUILD	(1ULL << 0)
 #define STRIA_SB_FEAT_INCOMPAT_BITMAP	(1ULL << 1)
 #define STRIA_SB_FEAT_INCOMPAT_HOMEHOST	(1ULL << 2)
+#define STRIA_SB_FEAT_INCOMPAT_RESHAPE	(1ULL << 3)
 #define STRIA_SB_FEAT_COMPAT_KNOWN	0ULL
 #define STRIA_SB_FEAT_INCOMPAT_KNOWN	(STRIA_SB_FEAT_INCOMPAT_REBUILD | \
 					 STRIA_SB_FEAT_INCOMPAT_BITMAP | \
-					 STRIA_SB_FEAT_INCOMPAT_HOMEHOST)
+					 STRIA_SB_FEAT_INCOMPAT_HOMEHOST | \
+					 STRIA_SB_FEAT_INCOMPAT_RESHAPE)
+
+/* reshape_flags */
+#define STRIA_SB_RESHAPE_BACKUP	(1U << 0)	/* the critical rows' backup is whole */
+#define STRIA_SB_RESHAPE_KNOWN	STRIA_SB_RESHAPE_BACKUP
 
 /**
  * struct stria_sb - the superblock at byte 0 of every member
@@ -169,6 +181,14 @@
  * @homehost: the host the array was created on, NUL-padded, at most 63
  *	characters of stria_host_valid(); all zero (and
  *	STRIA_SB_FEAT_INCOMPAT_HOMEHOST clear) when it records none
+ * @reshape_pos: with STRIA_SB_FEAT_INCOMPAT_RESHAPE, the reshape's
+ *	checkpoint: new-layout rows (chunks of every member) below it hold
+ *	their data and are durable; 0 or at least the plan's critical rows,
+ *	below its rows_new (stria_reshape_plan_init()); else 0
+ * @reshape_from: with the feature, the members before the reshape, fewer
+ *	than @nr_members (roles from it on are the added members); else 0
+ * @reshape_flags: with the feature, STRIA_SB_RESHAPE_*; BACKUP only at
+ *	@reshape_pos 0; else 0
  * @reserved: zero
  * @crc: CRC-32C of bytes 0 .. STRIA_SB_CRC_OFFSET - 1
  */
@@ -205,7 +225,10 @@ struct stria_sb {
 	__le64	degraded_events;		/*  224 */
 	__le64	rebuild_partial;		/*  232 */
 	char	homehost[STRIA_SB_HOST_LEN];	/*  240 */
-	__u8	reserved[STRIA_SB_CRC_OFFSET - 304];	/*  304 */
+	__le64	reshape_pos;			/*  304 */
+	__le32	reshape_from;			/*  312 */
+	__le32	reshape_flags;			/*  316 */
+	__u8	reserved[STRIA_SB_CRC_OFFSET - 320];	/*  320 */
 	__le32	crc;				/* 4092 */
 };
 
@@ -214,8 +237,10 @@ static_assert(offsetof(struct stria_sb, crc) == STRIA_SB_CRC_OFFSET,
 	      "CRC is the last word");
 static_assert(offsetof(struct stria_sb, homehost) == 240,
 	      "rebuild_partial ends at byte 240");
-static_assert(offsetof(struct stria_sb, reserved) == 304,
+static_assert(offsetof(struct stria_sb, reshape_pos) == 304,
 	      "homehost ends at byte 304");
+static_assert(offsetof(struct stria_sb, reserved) == 320,
+	      "the reshape record ends at byte 320");
 
 /**
  * stria_name_char_ok() - may @c be part of an array name?
@@ -473,6 +498,34 @@ static inline const char *stria_parity_layout_name(__u32 level, __u32 layout)
 }
 
 /**
+ * stria_sb_reshape_plan() - the plan of a superblock's reshape record
+ * @sb: a superblock whose level, member count, chunk and data size are
+ *	checked (stria_sb_check() does this once those are)
+ * @p: filled with the plan
+ *
+ * Return: 0; -EINVAL when the record names no valid step for this array
+ * (not RAID0, 5 or 6; a member count before that the level does not allow
+ * or not below today's), -ENOSPC when its backup would not fit.
+ */
+static inline int stria_sb_reshape_plan(const struct stria_sb *sb,
+					struct stria_reshape_plan *p)
+{
+	__u32 level = stria_le32(sb->level);
+	__u32 nr = stria_le32(sb->nr_members);
+	__u32 from = stria_le32(sb->reshape_from);
+	__u32 parity = level == 6 ? 2 : level == 5 ? 1 : 0;
+	__u32 chunk = stria_le32(sb->chunk_sectors), rem;
+
+	if ((level != 0 && level != 5 && level != 6) || !chunk ||
+	    from < parity + (level ? 2 : 1) || from >= nr)
+		return -EINVAL;
+	return stria_reshape_plan_init(p, from - parity, nr - parity,
+				       nr - from,
+				       div_u64_rem(stria_le64(sb->data_sectors),
+						   chunk, &rem));
+}
+
+/**
  * stria_sb_check() - is this a superblock this code can use?
  * @sb: the 4 KiB read from the start of a member
  * @crc: CRC-32C of bytes 0 .. STRIA_SB_CRC_OFFSET - 1, computed by the
@@ -484,15 +537,16 @@ static inline const char *stria_parity_layout_name(__u32 level, __u32 layout)
  * every field is in range and the reserved bytes are zero: level 0, 1, 5, 6
  * or 10
  * with at least 2, 3 or 4 members, a role below the member count or
- * STRIA_SB_ROLE_SPARE (RAID5/6 only), a parity layout of 0..3 (0 on
+ * STRIA_SB_ROLE_SPARE (a RAID0 holds spares only for a grow), a parity layout of 0..3 (0 on
  * RAID0), no failed or rebuilding bit at or beyond the member count, no
  * role both failed and rebuilding, a geometry stria_geom_init() accepts
  * as it is (the data a whole number of chunks, the array's size in bytes
  * within a loff_t), the rebuild feature bit set exactly when a role is
  * being rebuilt, sync checkpoints inside the data area, a bitmap of at
  * least one region that fits its area, a data area inside the device (no
- * sum that can wrap), an event count of at most STRIA_SB_EVENTS_MAX and a
- * name of stria_name_valid(). Documentation/stria/ondisk-format.rst
+ * sum that can wrap), a reshape record of a valid plan
+ * (stria_sb_reshape_plan()) exactly with its feature bit, an event count
+ * of at most STRIA_SB_EVENTS_MAX and a name of stria_name_valid(). Documentation/stria/ondisk-format.rst
  * ("Trust") lists the checks in order.
  *
  * Return: 0 when usable; -ENODATA when there is no stria superblock (wrong
@@ -513,6 +567,7 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 	__u32 scrub = stria_le32(sb->scrub_action);
 	__u32 min_members;
 	struct stria_geom g;
+	bool bad_reshape;
 	size_t i;
 
 	if (memcmp(sb->magic, STRIA_SB_MAGIC, STRIA_SB_MAGIC_LEN)) {
@@ -547,7 +602,7 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 	}
 	min_members = level == 6 ? 4 : level == 5 ? 3 : 2;
 	if (nr < min_members || nr > STRIA_GEOM_MAX_MEMBERS ||
-	    (role >= nr && (role != STRIA_SB_ROLE_SPARE || !level))) {
+	    (role >= nr && role != STRIA_SB_ROLE_SPARE)) {
 		snprintf(why, len, "bad member count %u or role %u (RAID%u: %u to %u members)",
 			 nr, role, level, min_members, STRIA_GEOM_MAX_MEMBERS);
 		return -EBADMSG;
@@ -664,6 +719,29 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
 			 (unsigned long long)STRIA_SB_FEAT_INCOMPAT_HOMEHOST);
 		return -EBADMSG;
 	}
+	if (incompat & STRIA_SB_FEAT_INCOMPAT_RESHAPE) {
+		struct stria_reshape_plan plan;
+		__u64 pos = stria_le64(sb->reshape_pos);
+		__u32 rflags = stria_le32(sb->reshape_flags);
+
+		bad_reshape = rebuilding || stria_sb_reshape_plan(sb, &plan) ||
+			      (rflags & ~STRIA_SB_RESHAPE_KNOWN) ||
+			      ((rflags & STRIA_SB_RESHAPE_BACKUP) && pos) ||
+			      (pos && (pos < plan.critical ||
+				       pos >= plan.rows_new));
+	} else {
+		bad_reshape = sb->reshape_pos || sb->reshape_from ||
+			      sb->reshape_flags;
+	}
+	if (bad_reshape) {
+		snprintf(why, len, "bad reshape record: from %u to %u members, row %llu, flags 0x%x, rebuilding 0x%llx, features 0x%llx",
+			 stria_le32(sb->reshape_from), nr,
+			 (unsigned long long)stria_le64(sb->reshape_pos),
+			 stria_le32(sb->reshape_flags),
+			 (unsigned long long)rebuilding,
+			 (unsigned long long)incompat);
+		return -EBADMSG;
+	}
 	for (i = 0; i < sizeof(sb->reserved); i++) {
 		if (sb->reserved[i]) {
 			snprintf(why, len, "nonzero reserved byte at offset %zu",
@@ -682,12 +760,13 @@ static inline int stria_sb_check(const struct stria_sb *sb, __u32 crc,
  * Assembly takes the array's identity and shape from one member and the
  * state from the freshest: every member must agree on everything that
  * never changes in an array's life. A RAID1 array's member count (and its
- * layout word, which follows from it) and any array's data size grow:
- * stria_sb_count_follows() judges them against the freshest superblock.
+ * layout word, which follows from it), the count of an array being
+ * reshaped and any array's data size grow: stria_sb_count_follows()
+ * judges them against the freshest superblock.
  *
  * Return: true when the array UUID, name, home host, level, layout
- * versions, member count (but on RAID1), chunk and data offset are the
- * same.
+ * versions, member count (but on RAID1, or when either records a
+ * reshape), chunk and data offset are the same.
  */
 static inline bool stria_sb_same_array(const struct stria_sb *a,
 				       const struct stria_sb *b)
@@ -697,9 +776,37 @@ static inline bool stria_sb_same_array(const struct stria_sb *a,
 	       !memcmp(a->homehost, b->homehost, STRIA_SB_HOST_LEN) &&
 	       a->level == b->level && a->layout == b->layout &&
 	       ((a->parity_layout == b->parity_layout &&
-		 a->nr_members == b->nr_members) || stria_le32(a->level) == 1) &&
+		 a->nr_members == b->nr_members) || stria_le32(a->level) == 1 ||
+		((a->features_incompat | b->features_incompat) &
+		 stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_RESHAPE))) &&
 	       a->chunk_sectors == b->chunk_sectors &&
 	       a->data_offset == b->data_offset;
+}
+
+/**
+ * stria_sb_reshape_begun_before() - is @sb from just before @fresh's reshape?
+ * @sb: a member's superblock
+ * @fresh: the superblock with the most events of the members given
+ *
+ * A reshape is recorded in every superblock before any data moves: a
+ * crash in between leaves some with the count before and no record. Such
+ * a superblock is one update behind a record at row 0 without a backup,
+ * and nothing has moved yet.
+ *
+ * Return: true when @fresh records a reshape from @sb's member count that
+ * has moved nothing, @sb records none, and has the same size.
+ */
+static inline bool stria_sb_reshape_begun_before(const struct stria_sb *sb,
+						 const struct stria_sb *fresh)
+{
+	return (stria_le64(fresh->features_incompat) &
+		STRIA_SB_FEAT_INCOMPAT_RESHAPE) &&
+	       !(stria_le64(sb->features_incompat) &
+		 STRIA_SB_FEAT_INCOMPAT_RESHAPE) &&
+	       !fresh->reshape_pos && !fresh->reshape_flags &&
+	       sb->nr_members == fresh->reshape_from &&
+	       sb->parity_layout == fresh->parity_layout &&
+	       sb->data_sectors == fresh->data_sectors;
 }
 
 /**
@@ -708,6 +815,7 @@ static inline bool stria_sb_same_array(const struct stria_sb *a,
  * @fresh: the superblock with the most events of the members given
  *
  * Only a RAID1 array's count changes, and only up (a grow adds copies),
+ * or an array's that begins a reshape (stria_sb_reshape_begun_before()),
  * and the data size only up (a grow into larger members): the superblocks
  * a crash kept a grow's update from reach record fewer members or fewer
  * sectors, and are older. Their roles are below their own count, so below
@@ -729,6 +837,8 @@ static inline bool stria_sb_count_follows(const struct stria_sb *sb,
 	if (!older ||
 	    stria_le64(sb->data_sectors) > stria_le64(fresh->data_sectors))
 		return false;
+	if (stria_sb_reshape_begun_before(sb, fresh))
+		return true;
 	return same_count ||
 	       (stria_le32(sb->level) == 1 &&
 		stria_le32(sb->nr_members) < stria_le32(fresh->nr_members));

@@ -43,7 +43,8 @@ static const struct {
 	FIELD(parity_layout), FIELD(scrub_action), FIELD(rebuild_offset),
 	FIELD(rebuilding), FIELD(scrub_offset), FIELD(scrub_end),
 	FIELD(bitmap_offset), FIELD(bitmap_chunk), FIELD(degraded_events),
-	FIELD(rebuild_partial), FIELD(crc),
+	FIELD(rebuild_partial), FIELD(reshape_pos), FIELD(reshape_from),
+	FIELD(reshape_flags), FIELD(crc),
 };
 
 static int usage(void)

@@ -264,8 +264,8 @@ static void test_bitmap_sb(struct stria_sb *sb)
 	sb->reserved[0] = 1;
 	seal(sb);
 	ret = check(sb, why, sizeof(why));
-	tap(ret == -EBADMSG && strstr(why, "offset 304"),
-	    "a nonzero byte 304, right after homehost, refused (%s)", why);
+	tap(ret == -EBADMSG && strstr(why, "offset 320"),
+	    "a nonzero byte 320, right after the reshape record, refused (%s)", why);
 }
 
 /* The home host at byte 240: behind its feature bit, checked like a name. */
@@ -738,6 +738,147 @@ static void test_hostile(struct stria_sb *sb)
 	    "nor RAID6 superblocks of 5 and 4 members");
 }
 
+/* A RAID0 superblock (good_sb: 4080 rows) reshaped from @from to its 4 members. */
+static void reshaping(struct stria_sb *sb, unsigned int from,
+		      unsigned long long pos, unsigned int flags)
+{
+	good_sb(sb);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_RESHAPE);
+	sb->reshape_from = stria_cpu_le32(from);
+	sb->reshape_pos = stria_cpu_le64(pos);
+	sb->reshape_flags = stria_cpu_le32(flags);
+	seal(sb);
+}
+
+static void test_reshape_record(struct stria_sb *sb)
+{
+	struct stria_reshape_plan p;
+	struct stria_sb other;
+	char why[160];
+	int ret;
+
+	/* 2 to 4 data chunks: K = 1 critical row, 2040 new rows */
+	reshaping(sb, 2, 0, STRIA_SB_RESHAPE_BACKUP);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "reshape 2 to 4 at row 0 with the backup mark passes (%s)",
+	    ret ? why : "");
+	tap(stria_sb_reshape_plan(sb, &p) == 0 && p.critical == 1 &&
+	    p.rows_new == 2040, "its plan: 1 critical row, 2040 new rows");
+	reshaping(sb, 2, 1, 0);
+	tap(check(sb, why, sizeof(why)) == 0, "at row 1 (the critical row done) passes");
+	reshaping(sb, 2, 2039, 0);
+	tap(check(sb, why, sizeof(why)) == 0, "at the last row passes");
+	reshaping(sb, 3, 0, 0);
+	tap(check(sb, why, sizeof(why)) == 0, "3 to 4 at row 0 passes");
+	/* 3 to 4: K = 3; row 2 is inside the critical rows */
+	reshaping(sb, 3, 2, 0);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "bad reshape record: from 3 to 4 members, row 2"),
+	    "a checkpoint inside the critical rows refused (%s)", why);
+	reshaping(sb, 2, 2040, 0);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "bad reshape record"),
+	    "a checkpoint at the end (the record is cleared then) refused (%s)", why);
+	reshaping(sb, 2, 1, STRIA_SB_RESHAPE_BACKUP);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "the backup mark past row 0 refused (%s)", why);
+	reshaping(sb, 2, 0, 2);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG, "an unknown reshape flag refused (%s)", why);
+	reshaping(sb, 4, 0, 0);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG, "from as many members refused (%s)", why);
+	reshaping(sb, 0, 0, 0);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "the feature without a record (from 0) refused (%s)", why);
+	reshaping(sb, 2, 0, 0);
+	sb->features_incompat = 0;
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == -EBADMSG && strstr(why, "bad reshape record"),
+	    "a record without the feature refused (%s)", why);
+	/* RAID1 does not restripe; a rebuild does not run with a reshape */
+	check_shape(sb, 1, 2, stria_r10_layout(2, 1, false), 0, why, sizeof(why));
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_RESHAPE);
+	sb->reshape_from = stria_cpu_le32(1);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG, "a RAID1 reshape refused (%s)", why);
+	good_raid6(sb);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_RESHAPE);
+	sb->reshape_from = stria_cpu_le32(4);
+	sb->failed = 0;
+	seal(sb);
+	ret = check(sb, why, sizeof(why));
+	tap(ret == 0, "a RAID6 reshape 4 to 5 is a valid record (%s)", ret ? why : "");
+	sb->reshape_from = stria_cpu_le32(3);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a RAID6 from 3 members (below its least) refused (%s)", why);
+	sb->reshape_from = stria_cpu_le32(4);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_RESHAPE |
+					       STRIA_SB_FEAT_INCOMPAT_REBUILD);
+	sb->rebuilding = stria_cpu_le64(1);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a reshape while a member is rebuilt refused (%s)", why);
+	/* a backup that does not fit: 20 data chunks to 21 on 400 rows */
+	check_shape(sb, 0, 21, 0, 0, why, sizeof(why));
+	sb->data_sectors = stria_cpu_le64(400 * 128);
+	sb->features_incompat = stria_cpu_le64(STRIA_SB_FEAT_INCOMPAT_RESHAPE);
+	sb->reshape_from = stria_cpu_le32(20);
+	seal(sb);
+	tap(check(sb, why, sizeof(why)) == -EBADMSG,
+	    "a reshape whose backup does not fit refused (%s)", why);
+
+	/* superblocks a crash left one update before the reshape's record */
+	reshaping(sb, 2, 0, 0);
+	sb->events = stria_cpu_le64(8);
+	seal(sb);
+	good_sb(&other);
+	other.nr_members = stria_cpu_le32(2);
+	other.role = stria_cpu_le32(1);
+	seal(&other);
+	tap(stria_sb_same_array(&other, sb) && stria_sb_same_array(sb, &other) &&
+	    stria_sb_count_follows(&other, sb),
+	    "a member one update before the record (2 members) follows it");
+	other.role = stria_cpu_le32(STRIA_SB_ROLE_SPARE);
+	seal(&other);
+	tap(stria_sb_count_follows(&other, sb), "an added device's spare superblock follows it");
+	tap(!stria_sb_count_follows(sb, &other), "the record does not follow the older one");
+	other.nr_members = stria_cpu_le32(3);
+	seal(&other);
+	tap(!stria_sb_count_follows(&other, sb), "3 members before a reshape from 2 do not follow");
+	other.nr_members = stria_cpu_le32(2);
+	other.events = stria_cpu_le64(8);
+	seal(&other);
+	tap(!stria_sb_count_follows(&other, sb), "2 members at the same events do not follow");
+	other.events = stria_cpu_le64(7);
+	seal(&other);
+	reshaping(sb, 2, 1, 0);
+	sb->events = stria_cpu_le64(8);
+	seal(sb);
+	tap(!stria_sb_count_follows(&other, sb),
+	    "2 members do not follow a reshape that has moved rows");
+	reshaping(sb, 2, 0, STRIA_SB_RESHAPE_BACKUP);
+	sb->events = stria_cpu_le64(8);
+	seal(sb);
+	tap(!stria_sb_count_follows(&other, sb),
+	    "2 members do not follow a reshape whose backup is marked");
+	good_sb(&other);
+	other.events = stria_cpu_le64(7);
+	seal(&other);
+	reshaping(sb, 2, 0, 0);
+	sb->events = stria_cpu_le64(8);
+	seal(sb);
+	tap(stria_sb_same_array(&other, sb) && stria_sb_count_follows(&other, sb),
+	    "an older member with the new count (written, the record not) follows");
+	good_sb(&other);
+	other.nr_members = stria_cpu_le32(2);
+	other.role = stria_cpu_le32(1);
+	seal(&other);
+	good_sb(sb);
+	tap(!stria_sb_same_array(&other, sb),
+	    "without a reshape, 2 and 4 members are not one array");
+}
+
 int main(void)
 {
 	static const struct field fields[] = {
@@ -753,7 +894,8 @@ int main(void)
 		F(rebuilding, 192), F(scrub_offset, 200), F(scrub_end, 208),
 		F(bitmap_offset, 216), F(bitmap_chunk, 220),
 		F(degraded_events, 224), F(rebuild_partial, 232),
-		F(homehost, 240), F(reserved, 304), F(crc, 4092),
+		F(homehost, 240), F(reshape_pos, 304), F(reshape_from, 312),
+		F(reshape_flags, 316), F(reserved, 320), F(crc, 4092),
 	};
 	struct stria_sb *sb = malloc(sizeof(*sb));
 	char why[160];
@@ -909,7 +1051,7 @@ int main(void)
 	tap(ret == 0, "a RAID0 record of a failed member is a valid superblock (%s)",
 	    ret ? why : "");
 
-	/* spares: RAID5/6 only, and no other role beyond the members */
+	/* spares on any level, and no other role beyond the members */
 	good_raid6(sb);
 	sb->role = stria_cpu_le32(STRIA_SB_ROLE_SPARE);
 	seal(sb);
@@ -919,8 +1061,7 @@ int main(void)
 	sb->role = stria_cpu_le32(STRIA_SB_ROLE_SPARE);
 	seal(sb);
 	ret = check(sb, why, sizeof(why));
-	tap(ret == -EBADMSG && strstr(why, "role 4294967295"),
-	    "a RAID0 spare refused (%s)", why);
+	tap(ret == 0, "a RAID0 spare (held for a grow) passes (%s)", ret ? why : "");
 	good_raid6(sb);
 	sb->role = stria_cpu_le32(STRIA_SB_ROLE_SPARE - 1);
 	seal(sb);
@@ -1015,6 +1156,7 @@ int main(void)
 	test_rebuild_partial(sb);
 	test_readd(sb);
 	test_hostile(sb);
+	test_reshape_record(sb);
 	test_homehost(sb);
 	test_bitmap_helpers();
 

@@ -40,7 +40,8 @@ const char *sync_name(uint32_t a)
 	       a == STRIA_SYNC_CHECK ? "check" :
 	       a == STRIA_SYNC_REPAIR ? "repair" :
 	       a == STRIA_SYNC_RESYNC ? "resync" :
-	       a == STRIA_SYNC_REPLACE ? "replace" : "unknown";
+	       a == STRIA_SYNC_REPLACE ? "replace" :
+	       a == STRIA_SYNC_RESHAPE ? "reshape" : "unknown";
 }
 
 /* An array's state: a member's, or degraded. */
@@ -913,6 +914,19 @@ int cmd_examine(struct ctx *c, int argc, char **argv)
 	if (stria_le32(sb.scrub_action)) {
 		out_u64(o, "scrub_offset_sectors", stria_le64(sb.scrub_offset));
 		out_u64(o, "scrub_end_sectors", stria_le64(sb.scrub_end));
+	}
+	if (stria_le64(sb.features_incompat) & STRIA_SB_FEAT_INCOMPAT_RESHAPE) {
+		struct stria_reshape_plan plan = { 0 };
+
+		/* stria_sb_check() held the record to a valid plan */
+		stria_sb_reshape_plan(&sb, &plan);
+		out_u64(o, "reshape_from_members", stria_le32(sb.reshape_from));
+		out_u64(o, "reshape_rows_done", stria_le64(sb.reshape_pos));
+		out_u64(o, "reshape_rows", plan.rows_new);
+		out_bool(o, "reshape_backup",
+			 stria_le32(sb.reshape_flags) & STRIA_SB_RESHAPE_BACKUP);
+	} else {
+		out_null(o, "reshape");
 	}
 	out_u64(o, "data_offset_sectors", stria_le64(sb.data_offset));
 	out_u64(o, "data_sectors", stria_le64(sb.data_sectors));

@@ -47,6 +47,7 @@
 #define STRIA_FEAT_GROW_MIRROR	(1ULL << 14)	/* STRIA_IOC_GROW: members of RAID1 */
 #define STRIA_FEAT_GROW_BITMAP	(1ULL << 15)	/* STRIA_IOC_GROW: bitmap added, removed */
 #define STRIA_FEAT_GROW_SIZE	(1ULL << 16)	/* STRIA_IOC_GROW: into larger members */
+#define STRIA_FEAT_GROW_RESTRIPE (1ULL << 17)	/* STRIA_IOC_GROW: members of RAID0, restriped */
 
 #define STRIA_VERSION_LEN	32
 
@@ -251,6 +252,7 @@ struct stria_ioc_stop {
 #define STRIA_SYNC_REPAIR	3	/* scrub: ... and rewrite wrong parity */
 #define STRIA_SYNC_RESYNC	4	/* recompute parity after an unclean stop */
 #define STRIA_SYNC_REPLACE	5	/* copy a member to its replacement */
+#define STRIA_SYNC_RESHAPE	6	/* restripe onto added members (grow) */
 
 /**
  * struct stria_ioc_member - one member, as reported by STRIA_IOC_QUERY
@@ -383,6 +385,7 @@ struct stria_ioc_query {
 
 /* stria_ioc_member_op.flags */
 #define STRIA_MEMBER_F_FORCE	(1U << 0)	/* even beyond the level's tolerance */
+#define STRIA_MEMBER_F_GROW	(1U << 1)	/* OP_ADD to RAID0: a spare for a grow */
 
 /* stria_ioc_member_op.result */
 #define STRIA_MEMBER_R_READD	(1U << 0)	/* OP_ADD: back in its old role, partial rebuild */
@@ -414,7 +417,10 @@ struct stria_ioc_query {
  * STRIA_MEMBER_OP_ADD opens the device @major:@minor exclusively and adds
  * it to a RAID5/6 array as a spare (a spare superblock is written to it);
  * @role is STRIA_NO_MEMBER. When a role has failed, the spare takes it at
- * once and is rebuilt (@role says which). Refused: RAID0 (EINVAL), a device
+ * once and is rebuilt (@role says which). A RAID0 array takes a spare only
+ * with STRIA_MEMBER_F_GROW (STRIA_FEAT_GROW_RESTRIPE), for a grow
+ * (STRIA_GROW_MEMBERS) to restripe onto. Refused: RAID0 without
+ * STRIA_MEMBER_F_GROW (EINVAL), a device
  * that is not a block device (ENOTBLK/ENXIO), too small for the data area
  * (ENOSPC), already a member or spare of this array (EEXIST), in use
  * (EBUSY), STRIA_MAX_SPARES spares already (ENOSPC).
@@ -580,6 +586,16 @@ struct stria_ioc_mode {
  * With STRIA_GROW_F_CHECK nothing changes either way: the request is
  * refused as it would be, but for the spares it lacks, or succeeds (so a
  * tool can check before it adds the spares).
+ *
+ * STRIA_GROW_MEMBERS on RAID0 (STRIA_FEAT_GROW_RESTRIPE) restripes the
+ * array onto more members: the spares added last (STRIA_MEMBER_F_GROW)
+ * take roles nr_members .. @nr_members - 1, the superblocks record the
+ * reshape, and a sync (STRIA_SYNC_RESHAPE) moves the data in place to the
+ * new layout in the background while the array stays in use, recording
+ * its checkpoint in the superblocks as it goes; a stop or a crash goes on
+ * from there at the next assembly. The capacity grows when it ends.
+ * Refused as above, and when the members are too small for the step's
+ * backup (ENOSPC); RAID5 and RAID6 are not restriped yet (EOPNOTSUPP).
  *
  * STRIA_GROW_BITMAP (STRIA_FEAT_GROW_BITMAP) adds a write-intent bitmap to
  * a running RAID1, 5, 6 or 10 array, or removes it. Added: the members'

@@ -329,7 +329,9 @@ static int stria_add_disk(struct stria_array *a)
 					  &stria_disk_fops;
 	disk->private_data = a;
 	snprintf(disk->disk_name, DISK_NAME_LEN, "stria%d", a->index);
-	set_capacity(disk, stria_geom_array_sectors(&a->geom));
+	/* a reshape grows it when it ends */
+	set_capacity(disk, stria_geom_array_sectors(a->reshaping ?
+						    &a->reshape.old : &a->geom));
 	a->disk = disk;
 	stria_poll_update(a);
 	return 0;
@@ -398,6 +400,7 @@ static void stria_array_free(struct stria_array *a)
 	if (a->sb_wq)
 		destroy_workqueue(a->sb_wq);
 	stria_bitmap_free(a);
+	stria_reshape_free(a);
 	mutex_destroy(&a->sb_lock);
 	mutex_destroy(&a->cfg_lock);
 	for (i = 0; i < a->nr_members; i++)
@@ -435,9 +438,12 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 					     const struct stria_geom *g,
 					     const u32 *roles, int node)
 {
-	/* RAID1 grows by members: room for every copy it may hold */
+	/*
+	 * RAID1 grows by members: room for every copy it may hold; RAID0 is
+	 * restriped onto more (reshape.c)
+	 */
 	u32 room = g->level == 1 ? max(o->nr_roles, STRIA_R10_MAX_COPIES) :
-		   o->nr_roles;
+		   g->level == 0 ? STRIA_GEOM_MAX_MEMBERS : o->nr_roles;
 	struct stria_array *a;
 	u32 i;
 
@@ -571,6 +577,15 @@ static struct stria_array *stria_array_alloc(struct stria_spec *spec,
 			memcpy(m->uuid, o->sb[i].member_uuid, STRIA_UUID_LEN);
 		else
 			generate_random_uuid(m->uuid);
+	}
+	if (o->reshape_from) {
+		/* rows from the checkpoint on are still in the old layout */
+		if (stria_reshape_setup(a, g, o->reshape_from, o->reshape_pos,
+					o->reshape_backup)) {
+			stria_array_free(a);
+			return NULL;
+		}
+		a->reshaping = true;
 	}
 	if (spec->assemble) {
 		memcpy(a->uuid, o->sb[o->fresh].array_uuid, STRIA_UUID_LEN);

@@ -37,7 +37,7 @@
 				 STRIA_FEAT_RUN | STRIA_FEAT_HOMEHOST | \
 				 STRIA_FEAT_READONLY | STRIA_FEAT_MIRROR | \
 				 STRIA_FEAT_GROW_MIRROR | STRIA_FEAT_GROW_BITMAP | \
-				 STRIA_FEAT_GROW_SIZE)
+				 STRIA_FEAT_GROW_SIZE | STRIA_FEAT_GROW_RESTRIPE)
 
 /* The ABI's parity layout numbers are geom.h's (and md's). */
 static_assert(STRIA_PARITY_LEFT_ASYMMETRIC == STRIA_LAYOUT_LEFT_ASYMMETRIC);
@@ -602,8 +602,9 @@ static int stria_member_op(struct stria_array *a,
 
 	switch (req->op) {
 	case STRIA_MEMBER_OP_ADD:
-		ret = stria_array_add_spare(a, dev, req->msg, &req->role,
-					    &readd);
+		ret = stria_array_add_spare(a, dev,
+					    req->flags & STRIA_MEMBER_F_GROW,
+					    req->msg, &req->role, &readd);
 		if (!ret && readd)
 			req->result |= STRIA_MEMBER_R_READD;
 		return ret;
@@ -633,7 +634,7 @@ static long stria_ioc_member(void __user *argp)
 		return ret;
 	usize = req.size;
 	ret = -EINVAL;
-	if (req.flags & ~STRIA_MEMBER_F_FORCE) {
+	if (req.flags & ~(STRIA_MEMBER_F_FORCE | STRIA_MEMBER_F_GROW)) {
 		snprintf(req.msg, sizeof(req.msg), "unknown flags 0x%x", req.flags);
 		goto out;
 	}
@@ -649,8 +650,9 @@ static long stria_ioc_member(void __user *argp)
 		snprintf(req.msg, sizeof(req.msg), "unknown member operation %u", req.op);
 		goto out;
 	}
-	if (req.op != STRIA_MEMBER_OP_FAIL && req.flags) {
-		snprintf(req.msg, sizeof(req.msg), "flags are for the fail operation only");
+	if ((req.op != STRIA_MEMBER_OP_FAIL && (req.flags & STRIA_MEMBER_F_FORCE)) ||
+	    (req.op != STRIA_MEMBER_OP_ADD && (req.flags & STRIA_MEMBER_F_GROW))) {
+		snprintf(req.msg, sizeof(req.msg), "force is for the fail operation only, grow for add");
 		goto out;
 	}
 	if (req.op != STRIA_MEMBER_OP_REPLACE &&

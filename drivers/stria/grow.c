@@ -68,6 +68,105 @@ static int stria_grow_check(struct stria_array *a, u32 nr, bool check,
 	return 0;
 }
 
+/*
+ * Roles @old .. @nr - 1 taken by the spares added last, in the order they
+ * were added, in @state. Caller holds @a->cfg_lock and @a->sb_lock, with
+ * the queue frozen, and publishes the count after.
+ */
+static void stria_grow_take_spares(struct stria_array *a, u32 old, u32 nr,
+				   u32 state)
+{
+	u32 r;
+
+	for (r = old; r < nr; r++) {
+		struct stria_member *m = &a->members[r];
+
+		memset(m, 0, sizeof(*m));
+		m->array = a;
+		m->role = r;
+		m->state = STRIA_STATE_SPARE;
+		stria_spare_into(a, m, a->nr_spares - (nr - r));
+		if (state != STRIA_STATE_REBUILDING)
+			stria_member_set_state(m, state);
+	}
+}
+
+/*
+ * RAID0 onto @nr members: the spares added last take the new roles, the
+ * geometry becomes the new one with the old kept for the rows not moved
+ * yet, all with the queue frozen; the superblocks record the reshape
+ * (the added members' first, stria_write_sbs_now()) before anything
+ * moves, and the sync "reshape" moves the rows (reshape.c). Caller holds
+ * stria_arrays_lock.
+ */
+static int stria_grow_restripe(struct stria_array *a, u32 nr, bool check,
+			       char *msg)
+{
+	u32 old = a->nr_members;
+	struct stria_reshape_plan plan;
+	unsigned int memflags;
+	struct stria_geom g;
+	int ret;
+
+	if (nr <= old || nr > a->max_members) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' has %u members: it can grow to %u..%u",
+			 a->name, old, old + 1, a->max_members);
+		return -EINVAL;
+	}
+	if (stria_geom_setup(&g, 0, 0, nr, 1U << a->geom.chunk_shift,
+			     a->geom.member_sectors)) {
+		snprintf(msg, STRIA_MSG_LEN, "raid0 of %u members of %llu sectors is no valid geometry",
+			 nr, a->geom.member_sectors);
+		return -EINVAL;
+	}
+	ret = stria_reshape_plan_init(&plan, old, nr, nr - old,
+				      a->geom.member_sectors >> a->geom.chunk_shift);
+	if (ret) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s': members too small to back up the first rows from %u to %u; add more at once",
+			 a->name, old, nr);
+		return ret;
+	}
+	ret = stria_cfg_lock(a, msg);
+	if (ret)
+		return ret;
+	if (a->reshaping) {
+		snprintf(msg, STRIA_MSG_LEN, "'%s' is being restriped already: wait for it (striactl wait)",
+			 a->name);
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	ret = stria_grow_check(a, nr, check, msg);
+	if (ret || check)
+		goto out_unlock;
+	/* the buffer, the plan and the old geometry, before anything changes */
+	ret = stria_reshape_setup(a, &g, old, 0, false);
+	if (ret) {
+		snprintf(msg, STRIA_MSG_LEN, "cannot set up the restripe of '%s': error %d",
+			 a->name, ret);
+		goto out_unlock;
+	}
+	memflags = stria_array_freeze(a);
+	mutex_lock(&a->sb_lock);
+	/* they hold nothing yet, and nothing is read from them before they do */
+	stria_grow_take_spares(a, old, nr, STRIA_STATE_ACTIVE);
+	a->geom = g;
+	WRITE_ONCE(a->reshaping, true);
+	/* the new entries are whole before a reader without the lock counts them */
+	smp_store_release(&a->nr_members, nr);
+	mutex_unlock(&a->sb_lock);
+	stria_array_unfreeze(a, memflags);
+	stria_array_update_limits(a);
+	pr_info("stria%d: '%s' is restriped from %u to %u members (%llu rows, the first %llu through a backup)\n",
+		a->index, a->name, old, nr, plan.rows_new, plan.critical);
+	/* records the reshape before anything moves, then starts it */
+	ret = stria_array_update_sbs(a);
+	if (!ret)
+		stria_sync_kick(a, false);
+out_unlock:
+	mutex_unlock(&a->cfg_lock);
+	return ret;
+}
+
 /**
  * stria_array_grow_members() - add copies to a RAID1 array
  * @a: the array
@@ -94,15 +193,17 @@ static int stria_grow_check(struct stria_array *a, u32 nr, bool check,
 int stria_array_grow_members(struct stria_array *a, u32 nr, bool check,
 			     char *msg)
 {
-	u32 old = a->nr_members, r;
+	u32 old = a->nr_members;
 	unsigned int memflags;
 	struct stria_geom g;
 	int ret;
 
 	lockdep_assert_held(&stria_arrays_lock);
+	if (a->geom.level == 0)
+		return stria_grow_restripe(a, nr, check, msg);
 	if (a->geom.level != 1) {
-		snprintf(msg, STRIA_MSG_LEN, "'%s' is raid%u: only raid1 takes more members (copies); raid%u cannot be restriped",
-			 a->name, a->geom.level, a->geom.level);
+		snprintf(msg, STRIA_MSG_LEN, "'%s' is raid%u: only raid0 (restriped) and raid1 (copies) take more members yet",
+			 a->name, a->geom.level);
 		return -EOPNOTSUPP;
 	}
 	if (old >= a->max_members) {
@@ -129,15 +230,7 @@ int stria_array_grow_members(struct stria_array *a, u32 nr, bool check,
 		goto out_unlock;
 	memflags = stria_array_freeze(a);
 	mutex_lock(&a->sb_lock);
-	for (r = old; r < nr; r++) {
-		struct stria_member *m = &a->members[r];
-
-		memset(m, 0, sizeof(*m));
-		m->array = a;
-		m->role = r;
-		m->state = STRIA_STATE_SPARE;
-		stria_spare_into(a, m, a->nr_spares - (nr - r));
-	}
+	stria_grow_take_spares(a, old, nr, STRIA_STATE_REBUILDING);
 	a->geom = g;
 	a->sync.rebuild_ckpt = 0;
 	/* the new entries are whole before a reader without the lock counts them */

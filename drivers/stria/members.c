@@ -393,9 +393,11 @@ out:
 }
 
 /**
- * stria_array_add_spare() - add a device to a RAID5/6 array as a spare
+ * stria_array_add_spare() - add a device to an array as a spare
  * @a: the array
  * @dev: the device
+ * @grow: for a grow: a RAID0 array takes it too (it only waits there for
+ *	stria_array_grow_members())
  * @msg: STRIA_MSG_LEN bytes for the reason on failure
  * @role: set to the role the spare took at once, else STRIA_NO_MEMBER
  * @readd: set when @dev is a former member that took its old role back
@@ -405,12 +407,12 @@ out:
  * holder, writes its spare superblock, then every superblock (events + 1).
  * When a role has failed the spare takes it and a rebuild starts.
  *
- * Return: 0, or -EINVAL (RAID0, the array itself), -ENOSPC (too small,
+ * Return: 0, or -EINVAL (RAID0 without @grow, the array itself), -ENOSPC (too small,
  * too many spares), -EEXIST (already in the array), -EBUSY (in use), an
  * open error, or the error of the spare's superblock write.
  */
-int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
-			  u32 *role, bool *readd)
+int stria_array_add_spare(struct stria_array *a, dev_t dev, bool grow,
+			  char *msg, u32 *role, bool *readd)
 {
 	struct stria_member tmp = { }, *sp, *m;
 	struct stria_sb *sb;
@@ -420,8 +422,8 @@ int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
 	lockdep_assert_held(&stria_arrays_lock);
 	*role = STRIA_NO_MEMBER;
 	*readd = false;
-	if (!stria_geom_redundant(&a->geom)) {
-		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: spares are for raid1, raid5, raid6 and raid10, which can rebuild a member",
+	if (!stria_geom_redundant(&a->geom) && !grow) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: it rebuilds nothing, and takes devices only to grow (striactl grow)",
 			 a->name);
 		return -EINVAL;
 	}
@@ -525,8 +527,8 @@ static void stria_sb_erase(struct stria_array *a, struct stria_member *sp)
  * member's is left alone (it is stale, and assembly leaves it out), and
  * its role keeps no device. The other superblocks are written (events + 1).
  *
- * Return: 0, -EINVAL on RAID0, -ENODEV when @dev is neither a member nor a
- * spare, -EBUSY for a member in use.
+ * Return: 0, -EINVAL for a member of a RAID0 array, -ENODEV when @dev is
+ * neither a member nor a spare, -EBUSY for a member in use.
  */
 int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 		       u32 *role)
@@ -538,11 +540,6 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 
 	lockdep_assert_held(&stria_arrays_lock);
 	*role = STRIA_NO_MEMBER;
-	if (!stria_geom_redundant(&a->geom)) {
-		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: it has no spares, and a failed raid0 array can only be stopped",
-			 a->name);
-		return -EINVAL;
-	}
 	ret = stria_cfg_lock(a, msg);
 	if (ret)
 		return ret;
@@ -551,6 +548,13 @@ int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 		snprintf(msg, STRIA_MSG_LEN, "device %u:%u is neither a member nor a spare of array '%s' (stria%d)",
 			 MAJOR(dev), MINOR(dev), a->name, a->index);
 		ret = -ENODEV;
+		goto out_unlock;
+	}
+	/* a raid0's spares only wait for a grow */
+	if (!stria_geom_redundant(&a->geom) && m->role != STRIA_SB_ROLE_SPARE) {
+		snprintf(msg, STRIA_MSG_LEN, "array '%s' is raid0: only spares added for a grow go; a failed raid0 array can only be stopped",
+			 a->name);
+		ret = -EINVAL;
 		goto out_unlock;
 	}
 	if (stria_is_repl(a, m, msg)) {
@@ -714,7 +718,7 @@ int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
 		if (!sp) {
 			/* not degraded: it stays a spare */
 			mutex_unlock(&a->cfg_lock);
-			ret = stria_array_add_spare(a, with, msg, &r, &readd);
+			ret = stria_array_add_spare(a, with, false, msg, &r, &readd);
 			if (ret)
 				return ret;
 			mutex_lock(&a->cfg_lock);

@@ -233,6 +233,54 @@ static void stria_raid0_nomem(struct bio *bio)
 }
 
 /*
+ * Where @bio's chunk lives now. While a reshape restripes the array
+ * (reshape.c), chunks below its checkpoint are in the new layout
+ * (@a->geom), those past the window it moves in the old one, and I/O to
+ * the window's chunks waits until the window is recorded and they are in
+ * the new layout; the window opens only with the queue frozen, so never
+ * under a bio routed here. When the reshape stops inside it (a member
+ * failed), I/O to its chunks ends with an error (reshape.c). False: @bio
+ * has ended: "would block" (REQ_NOWAIT) instead of waiting, or that error.
+ */
+static bool stria_raid0_moved(struct stria_array *a, u64 chunk, u32 dn)
+{
+	/* after the window's record: pairs with stria_reshape_advance() */
+	return chunk < smp_load_acquire(&a->reshape.ckpt) * dn;
+}
+
+static bool stria_raid0_locate(struct stria_array *a, struct bio *bio,
+			       struct stria_loc *loc)
+{
+	struct stria_reshape *rs = &a->reshape;
+	sector_t sector = bio->bi_iter.bi_sector;
+	u64 chunk = sector >> a->geom.chunk_shift;
+	u32 dn = a->geom.nr_members;
+
+	for (;;) {
+		if (likely(!READ_ONCE(a->reshaping)) ||
+		    stria_raid0_moved(a, chunk, dn)) {
+			stria_raid0_map(&a->geom, sector, loc);
+			return true;
+		}
+		if (chunk >= READ_ONCE(rs->win_end) * dn) {
+			stria_raid0_map(&rs->old, sector, loc);
+			return true;
+		}
+		if (bio->bi_opf & REQ_NOWAIT) {
+			bio_wouldblock_error(bio);
+			return false;
+		}
+		if (READ_ONCE(rs->broken)) {
+			bio_io_error(bio);
+			return false;
+		}
+		wait_event(rs->wait, !READ_ONCE(a->reshaping) ||
+			   stria_raid0_moved(a, chunk, dn) ||
+			   READ_ONCE(rs->broken));
+	}
+}
+
+/*
  * Send read or write @bio, within one chunk, to the member holding it.
  * False when there was no memory for the clone (only for REQ_NOWAIT): @bio
  * has ended.
@@ -245,7 +293,8 @@ static bool stria_raid0_clone(struct stria_array *a, struct bio *bio)
 	struct stria_member *m;
 	struct bio *mbio;
 
-	stria_raid0_map(&a->geom, sector, &loc);
+	if (!stria_raid0_locate(a, bio, &loc))
+		return false;
 	m = &a->members[loc.member];
 	mbio = stria_bio_alloc_clone(m->dev.bdev, bio, stria_raid0_gfp(bio),
 				     &a->bioset);
@@ -508,7 +557,11 @@ static void stria_raid0_submit_bio(struct stria_array *a, struct bio *bio)
 	case REQ_OP_DISCARD:
 	case REQ_OP_SECURE_ERASE:
 	case REQ_OP_WRITE_ZEROES:
-		stria_raid0_fan_out(a, bio);
+		/* while two layouts hold the data: a chunk at a time */
+		if (unlikely(READ_ONCE(a->reshaping)))
+			stria_raid0_rw(a, bio);
+		else
+			stria_raid0_fan_out(a, bio);
 		return;
 	default:
 		bio->bi_status = BLK_STS_NOTSUPP;

@@ -579,6 +579,16 @@ int stria_check_assemble(struct stria_spec *spec, struct stria_opened *o,
 	o->bitmap_chunk = le32_to_cpu(f->bitmap_chunk);
 	o->degraded_events = le64_to_cpu(f->degraded_events);
 	o->rebuild_partial = le64_to_cpu(f->rebuild_partial);
+	o->reshape_from = le32_to_cpu(f->reshape_from);
+	o->reshape_pos = le64_to_cpu(f->reshape_pos);
+	o->reshape_backup = le32_to_cpu(f->reshape_flags) &
+			    STRIA_SB_RESHAPE_BACKUP;
+	if (o->reshape_from && le32_to_cpu(f->level)) {
+		stria_fail(spec, STRIA_NO_MEMBER, "'%.31s': raid%u restriped from %u to %u members, which this stria cannot go on with",
+			   s0->name, le32_to_cpu(f->level), o->reshape_from,
+			   o->nr_roles);
+		return -EOPNOTSUPP;
+	}
 	if (spec->nr_members > o->nr_roles + STRIA_MAX_SPARES) {
 		stria_fail(spec, STRIA_NO_MEMBER, "array '%.31s' has %u members and at most %u spares, %u devices given",
 			   s0->name, o->nr_roles, STRIA_MAX_SPARES,

@@ -37,6 +37,10 @@
  * @degraded_events: the degraded spell the superblocks record
  * @rebuild_partial: roles of @rebuilding that were re-added, rebuilt only
  *	where the write-intent bitmap has dirty
+ * @reshape_from: the freshest superblock's reshape record: members before
+ *	(0: none)
+ * @reshape_pos: its checkpoint, new-layout rows
+ * @reshape_backup: its critical rows' backup is whole
  * @dirty: the freshest superblock says active: the array was not stopped
  *	cleanly, and stripes written then may have parity that does not
  *	match their data
@@ -57,6 +61,9 @@ struct stria_opened {
 	u32 bitmap_chunk;
 	u64 degraded_events;
 	u64 rebuild_partial;
+	u32 reshape_from;
+	u64 reshape_pos;
+	bool reshape_backup;
 	bool dirty;
 };
 

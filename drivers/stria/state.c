@@ -62,13 +62,14 @@ static const char *const stria_sync_names[] = {
 	[STRIA_SYNC_REPAIR]	= "repair",
 	[STRIA_SYNC_RESYNC]	= "resync",
 	[STRIA_SYNC_REPLACE]	= "replace",
+	[STRIA_SYNC_RESHAPE]	= "reshape",
 };
 
 /**
  * stria_sync_action_name() - the sysfs name of a sync action
  * @action: STRIA_SYNC_*
  *
- * Return: "idle", "rebuild", "check", "repair", "resync", "replace" or
+ * Return: "idle", "rebuild", "check", "repair", "resync", "replace", "reshape" or
  * "unknown".
  */
 const char *stria_sync_action_name(u32 action)
@@ -264,7 +265,7 @@ int stria_write_sbs_now(struct stria_array *a, u32 state, u64 *errors)
 	struct stria_sb *sb = kmalloc(sizeof(*sb), GFP_NOIO);
 	bool degraded, landed = false;
 	int ret = 0, err;
-	u32 i;
+	u32 i, j;
 
 	lockdep_assert_held(&a->sb_lock);
 	if (errors)
@@ -289,7 +290,15 @@ int stria_write_sbs_now(struct stria_array *a, u32 state, u64 *errors)
 	} else {
 		a->degraded_events = 0;
 	}
-	for (i = 0; i < a->nr_members; i++) {
+	for (j = 0; j < a->nr_members; j++) {
+		/*
+		 * While a reshape is recorded, the added members (the last
+		 * roles) first: a crash in between leaves the old members
+		 * one update behind the record, which assembly takes
+		 * (stria_sb_reshape_begun_before()), never an old member
+		 * ahead of added ones that still say they are spares.
+		 */
+		i = a->reshaping ? a->nr_members - 1 - j : j;
 		if ((a->sb_failed & BIT_ULL(i)) || !a->members[i].dev.bdev)
 			continue;
 		stria_sb_fill(sb, a, &a->members[i], state);

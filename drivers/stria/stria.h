@@ -257,6 +257,42 @@ struct stria_sync {
 };
 
 /**
+ * struct stria_reshape - a restripe onto added members (reshape.c)
+ * @plan: its rows (geom_reshape.h)
+ * @old: the geometry before, which rows at or above @ckpt still have
+ * @from: members before
+ * @ckpt: new rows below it hold their data durably and take the I/O of
+ *	their chunks; only grows, after the superblocks record it
+ * @win_end: rows [@ckpt, @win_end) are being moved: I/O to their chunks
+ *	waits for @ckpt to pass them. Changes with the queue frozen, so no
+ *	bio routed to the old layout is in flight into a new window
+ * @backup: the critical rows' backup is whole (and marked on disk)
+ * @broken: the engine stopped inside the window on an error: I/O to the
+ *	window's chunks fails until the array stops
+ * @sb_pos: the checkpoint the superblocks record (under sb_lock)
+ * @wait: bios waiting for the window
+ * @pages: the engine's buffer, @slots chunks
+ * @nr_pages: pages in @pages
+ * @slots: chunks the buffer holds
+ * @max_rows: rows a window moves at most (a buffer's worth, at least one)
+ */
+struct stria_reshape {
+	struct stria_reshape_plan plan;
+	struct stria_geom old;
+	u32 from;
+	u64 ckpt;
+	u64 win_end;
+	bool backup;
+	bool broken;
+	u64 sb_pos;
+	wait_queue_head_t wait;
+	struct page **pages;
+	u32 nr_pages;
+	u32 slots;
+	u32 max_rows;
+};
+
+/**
  * struct stria_holder - what an array claims its members with
  * @lock: protects @array
  * @array: the array, from the moment it runs until it stops; NULL while
@@ -370,10 +406,15 @@ struct stria_roles_ops {
  * @repl: the replacement being copied (role STRIA_SB_ROLE_SPARE for its
  *	superblock, state STRIA_STATE_REPLACEMENT, or _FAILED once it failed
  *	a write)
- * @nr_members: entries in @members; grows (RAID1, under @cfg_lock and
- *	@sb_lock, the queue frozen) once the new entries are set up
- * @max_members: room in @members: @nr_members, or STRIA_R10_MAX_COPIES on
- *	RAID1, which can take more copies (stria_array_grow_members())
+ * @reshaping: a restripe runs or is owed (@reshape); set and cleared
+ *	with the queue frozen
+ * @reshape: the restripe
+ * @nr_members: entries in @members; grows (RAID0 and RAID1, under
+ *	@cfg_lock and @sb_lock, the queue frozen) once the new entries are
+ *	set up
+ * @max_members: room in @members: @nr_members, STRIA_R10_MAX_COPIES on
+ *	RAID1, which can take more copies (stria_array_grow_members()), or
+ *	STRIA_GEOM_MAX_MEMBERS on RAID0, which can be restriped onto more
  * @members: the members, by role
  */
 struct stria_array {
@@ -429,6 +470,8 @@ struct stria_array {
 	struct stria_member spares[STRIA_MAX_SPARES];
 	u32 repl_role;
 	struct stria_member repl;
+	bool reshaping;
+	struct stria_reshape reshape;
 	u32 nr_members;
 	u32 max_members;
 	struct stria_member members[];
@@ -693,8 +736,8 @@ unsigned int stria_array_count(void);
 /* members.c */
 int stria_array_fail_member(struct stria_array *a, dev_t dev, bool force,
 			    char *msg, u32 *role);
-int stria_array_add_spare(struct stria_array *a, dev_t dev, char *msg,
-			  u32 *role, bool *readd);
+int stria_array_add_spare(struct stria_array *a, dev_t dev, bool grow,
+			  char *msg, u32 *role, bool *readd);
 int stria_array_remove(struct stria_array *a, dev_t dev, char *msg,
 		       u32 *role);
 int stria_array_replace(struct stria_array *a, dev_t dev, dev_t with,
@@ -868,6 +911,13 @@ static inline bool stria_safe_write_start(struct stria_array *a)
 		return true;
 	return stria_safe_write_start_slow(a);
 }
+
+/* reshape.c */
+int stria_reshape_setup(struct stria_array *a, const struct stria_geom *g,
+			u32 from, u64 pos, bool backup);
+void stria_reshape_free(struct stria_array *a);
+int stria_reshape_step(struct stria_array *a, u64 *pos);
+void stria_reshape_done(struct stria_array *a);
 
 /* sync.c */
 void stria_sync_init(struct stria_array *a);

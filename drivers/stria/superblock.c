@@ -149,6 +149,14 @@ void stria_sb_fill(struct stria_sb *sb, const struct stria_array *a,
 		sb->degraded_events = cpu_to_le64(a->degraded_events);
 		sb->rebuild_partial = cpu_to_le64(a->sb_rebuild_partial);
 	}
+	if (a->reshaping) {
+		sb->features_incompat |=
+			cpu_to_le64(STRIA_SB_FEAT_INCOMPAT_RESHAPE);
+		sb->reshape_pos = cpu_to_le64(a->reshape.sb_pos);
+		sb->reshape_from = cpu_to_le32(a->reshape.from);
+		sb->reshape_flags = cpu_to_le32(a->reshape.backup ?
+						STRIA_SB_RESHAPE_BACKUP : 0);
+	}
 	if (a->sync.scrub_action != STRIA_SB_SCRUB_NONE) {
 		sb->scrub_action = cpu_to_le32(a->sync.scrub_action);
 		sb->scrub_offset = cpu_to_le64(a->sync.scrub_pos);

@@ -161,8 +161,11 @@ static void stria_sync_checkpoint(struct stria_array *a, u32 action, u64 pos)
 	struct stria_sync *s = &a->sync;
 	int ret = 0;
 
-	/* a replace starts over: its copy is a spare's after a stop */
-	if (action == STRIA_SYNC_REPLACE)
+	/*
+	 * a replace starts over: its copy is a spare's after a stop; a
+	 * reshape records each window itself (reshape.c)
+	 */
+	if (action == STRIA_SYNC_REPLACE || action == STRIA_SYNC_RESHAPE)
 		return;
 	down_read(&s->stripe_sem);
 	if (action != STRIA_SYNC_CHECK)
@@ -241,6 +244,8 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 		if (!flush_err)
 			s->scrub_pos = pos;
 		s->scrub_end = s->end;
+	} else if (action == STRIA_SYNC_RESHAPE) {
+		/* its checkpoint is in the superblocks, window by window */
 	} else if (action != STRIA_SYNC_REPLACE && ret == -EINTR &&
 		   READ_ONCE(a->stopping) && pos < s->end) {
 		/* the array stops: go on after assemble */
@@ -257,6 +262,8 @@ static void stria_sync_finish(struct stria_array *a, u64 pos, int ret)
 	mutex_unlock(&a->sb_lock);
 	if (action == STRIA_SYNC_REBUILD && !ret)
 		stria_rebuild_done(a);
+	if (action == STRIA_SYNC_RESHAPE && !ret)
+		stria_reshape_done(a);
 	if (action == STRIA_SYNC_REPLACE)
 		ret = a->roles->replace_end(a, ret, pos);
 	WRITE_ONCE(s->pos, pos);
@@ -328,6 +335,18 @@ static void stria_sync_work(struct work_struct *work)
 				continue;
 			}
 		}
+		if (action == STRIA_SYNC_RESHAPE) {
+			/* a window at a time; @pos is its recorded end */
+			down_read(&s->stripe_sem);
+			ret = stria_reshape_step(a, &pos);
+			up_read(&s->stripe_sem);
+			if (ret)
+				break;
+			WRITE_ONCE(s->pos, pos);
+			stria_sync_throttle(a, &t, pos);
+			cond_resched();
+			continue;
+		}
 		if (op == STRIA_SYNC_OP_REBUILD &&
 		    !stria_array_rebuilding_roles(a)) {
 			/* the members being rebuilt have failed */
@@ -370,7 +389,8 @@ static void stria_sync_begin(struct stria_array *a, u32 action, u64 start,
 
 	lockdep_assert_held(&a->cfg_lock);
 	s->start = start;
-	s->base = action == STRIA_SYNC_REBUILD || action == STRIA_SYNC_RESYNC ?
+	s->base = action == STRIA_SYNC_REBUILD || action == STRIA_SYNC_RESYNC ||
+		  action == STRIA_SYNC_RESHAPE ?
 		  0 : start;
 	s->end = end;
 	WRITE_ONCE(s->pos, start);
@@ -398,6 +418,7 @@ static void stria_sync_begin(struct stria_array *a, u32 action, u64 start,
  * @a: the array
  * @after_error: the last sync just stopped on an error
  *
+ * A reshape owed goes on from its checkpoint, and nothing else starts.
  * When no sync runs on a RAID5/6 array that is not beyond repair: spares
  * take the failed roles, and a rebuild starts (from 0 when a role was just
  * taken, else from the checkpoint) while any member is being rebuilt; else
@@ -411,8 +432,18 @@ void stria_sync_kick(struct stria_array *a, bool after_error)
 
 	lockdep_assert_held(&a->cfg_lock);
 	if (READ_ONCE(a->stopping) || s->action != STRIA_SYNC_IDLE ||
-	    !stria_geom_redundant(&a->geom) ||
 	    stria_array_state(a) == STRIA_STATE_FAILED)
+		return;
+	if (READ_ONCE(a->reshaping)) {
+		/* a reshape goes on from its checkpoint; nothing else runs */
+		if (!after_error)
+			stria_sync_begin(a, STRIA_SYNC_RESHAPE,
+					 a->reshape.ckpt << a->geom.chunk_shift,
+					 a->reshape.plan.rows_new <<
+					 a->geom.chunk_shift);
+		return;
+	}
+	if (!stria_geom_redundant(&a->geom))
 		return;
 	if (after_error && stria_array_failed_roles(a) == s->start_failed)
 		return;
@@ -535,10 +566,11 @@ int stria_sync_scrub(struct stria_array *a, u32 action, u64 first_stripe,
  * @msg: STRIA_MSG_LEN bytes for the reason on failure
  *
  * On request (not @shutdown) only a check or repair stops, and its
- * checkpoint is dropped; a rebuild runs on. No lock held by the caller
+ * checkpoint is dropped; a rebuild, resync or reshape runs on. No lock held by the caller
  * but possibly stria_arrays_lock.
  *
- * Return: 0 (also when nothing ran), -EBUSY for a rebuild, or -EINTR
+ * Return: 0 (also when nothing ran), -EBUSY for a rebuild, resync or
+ * reshape, or -EINTR
  * when a request was killed while it waited for the array.
  */
 int stria_sync_stop(struct stria_array *a, bool shutdown, char *msg)
@@ -553,7 +585,8 @@ int stria_sync_stop(struct stria_array *a, bool shutdown, char *msg)
 		mutex_lock(&a->cfg_lock);
 	}
 	if (!shutdown && (s->action == STRIA_SYNC_REBUILD ||
-			  s->action == STRIA_SYNC_RESYNC)) {
+			  s->action == STRIA_SYNC_RESYNC ||
+			  s->action == STRIA_SYNC_RESHAPE)) {
 		snprintf(msg, STRIA_MSG_LEN, "a %s cannot be stopped: it ends with the array (striactl stop)",
 			 stria_sync_action_name(s->action));
 		mutex_unlock(&a->cfg_lock);

@@ -251,7 +251,9 @@ static void fixup(int c, void *req, uint32_t size)
 		struct stria_ioc_member_op *m = req;
 
 		SET(struct stria_ioc_member_op, op, PL(4) ? 1 + pick(4) : val32());
-		SET(struct stria_ioc_member_op, flags, PL(2) ? (m->op == STRIA_MEMBER_OP_FAIL ? pick(2) : 0) :
+		SET(struct stria_ioc_member_op, flags, PL(2) ? (m->op == STRIA_MEMBER_OP_FAIL ? pick(2) :
+							    m->op == STRIA_MEMBER_OP_ADD ?
+							    pick(2) * STRIA_MEMBER_F_GROW : 0) :
 		    val32());
 		SET(struct stria_ioc_member_op, role, 0);
 		SET(struct stria_ioc_member_op, result, 0);

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * striactl grow NAME --add DEV... [--raid-devices N]: more copies for a
- * RAID1 array, as mdadm --grow --raid-devices N --add DEV. Each DEV is
- * added as a spare, then STRIA_IOC_GROW gives the spares added last the
- * new roles, and the module rebuilds them in the background.
+ * RAID1 array, or more members for a RAID0 array, as mdadm --grow
+ * --raid-devices N --add DEV. Each DEV is added as a spare, then
+ * STRIA_IOC_GROW gives the spares added last the new roles, and the
+ * module rebuilds them (RAID1) or restripes the data onto them (RAID0) in
+ * the background.
  *
  * striactl grow NAME --bitmap internal|none [--bitmap-chunk SIZE]: add or
  * remove the write-intent bitmap of a running array, as mdadm --grow
@@ -42,11 +44,12 @@ static void grow_req_init(struct stria_ioc_grow *req, const char *name,
 }
 
 /* STRIA_IOC_MEMBER @op of device @major:@minor; returns errno or 0. */
-static int member_op(int fd, uint32_t op, const char *name, uint32_t index,
-		     uint32_t major, uint32_t minor,
+static int member_op(int fd, uint32_t op, uint32_t flags, const char *name,
+		     uint32_t index, uint32_t major, uint32_t minor,
 		     struct stria_ioc_member_op *req)
 {
 	member_req_init(req, op, name, index);
+	req->flags = flags;
 	req->major = major;
 	req->minor = minor;
 	return ioctl(fd, STRIA_IOC_MEMBER, req) ? errno : 0;
@@ -60,7 +63,7 @@ static void undo_adds(struct ctx *c, int fd, const char *name, uint32_t index,
 	int i, err;
 
 	for (i = 0; i < n; i++) {
-		err = member_op(fd, STRIA_MEMBER_OP_REMOVE, name, index,
+		err = member_op(fd, STRIA_MEMBER_OP_REMOVE, 0, name, index,
 				num[i][0], num[i][1], &req);
 		if (err)
 			report_ctl_error(c, devs[i], req.msg, err, NULL);
@@ -335,7 +338,10 @@ int cmd_grow(struct ctx *c, int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < ndev; i++) {
-		err = member_op(fd, STRIA_MEMBER_OP_ADD, name, index,
+		/* a RAID0 takes a device only for a grow (it rebuilds nothing) */
+		err = member_op(fd, STRIA_MEMBER_OP_ADD,
+				info.features & STRIA_FEAT_GROW_RESTRIPE ?
+				STRIA_MEMBER_F_GROW : 0, name, index,
 				num[i][0], num[i][1], &mreq);
 		if (!err && mreq.role != STRIA_NO_MEMBER) {
 			/* it took a role that failed meanwhile: it stays there */
@@ -356,8 +362,12 @@ int cmd_grow(struct ctx *c, int argc, char **argv)
 		undo_adds(c, fd, name, index, devs, num, ndev);
 		goto out;
 	}
-	printf("%s grows from %u to %u members; the new ones are being rebuilt ('striactl status' shows the progress, 'striactl wait' waits for it)\n",
-	       arr, q.nr_members, nr);
+	if (q.level == 0)
+		printf("%s is being restriped from %u to %u members; its size grows when that ends ('striactl status' shows the progress, 'striactl wait' waits for it)\n",
+		       arr, q.nr_members, nr);
+	else
+		printf("%s grows from %u to %u members; the new ones are being rebuilt ('striactl status' shows the progress, 'striactl wait' waits for it)\n",
+		       arr, q.nr_members, nr);
 	status = EXIT_OK;
 out:
 	if (fd >= 0)

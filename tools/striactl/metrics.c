@@ -23,7 +23,7 @@ static const char *const member_states[] = {
 	"active", "failed", "rebuilding", "spare", "replacement",
 };
 static const char *const sync_actions[] = {
-	"idle", "rebuild", "check", "repair", "resync", "replace",
+	"idle", "rebuild", "check", "repair", "resync", "replace", "reshape",
 };
 
 /* What each raid56_stats counter counts; others get a generic help. */

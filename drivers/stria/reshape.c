@@ -47,9 +47,15 @@
 /* the engine's buffer: about this much, and at least one chunk */
 #define STRIA_RESHAPE_BUF_BYTES	(4U << 20)
 
+/* pages of one chunk (the last in part where a page is larger than it) */
+static u32 stria_reshape_pages_of(const struct stria_geom *g)
+{
+	return DIV_ROUND_UP(1U << (g->chunk_shift + SECTOR_SHIFT), PAGE_SIZE);
+}
+
 static u32 stria_reshape_chunk_pages(const struct stria_array *a)
 {
-	return (1U << a->geom.chunk_shift) >> (PAGE_SHIFT - SECTOR_SHIFT);
+	return stria_reshape_pages_of(&a->geom);
 }
 
 /**
@@ -88,7 +94,7 @@ int stria_reshape_setup(struct stria_array *a, const struct stria_geom *g,
 			       g->member_sectors);
 	if (ret)
 		return ret;
-	chunk_pages = (1U << g->chunk_shift) >> (PAGE_SHIFT - SECTOR_SHIFT);
+	chunk_pages = stria_reshape_pages_of(g);
 	rs->slots = max_t(u32, 1, STRIA_RESHAPE_BUF_BYTES /
 			  (chunk_pages << PAGE_SHIFT));
 	/* a window moves about a buffer's worth, at least a row */
@@ -141,6 +147,7 @@ static int stria_reshape_chunk_io(struct stria_array *a, u32 role, u64 sector,
 {
 	struct stria_member *m = &a->members[role];
 	u32 n = stria_reshape_chunk_pages(a), i;
+	u32 left = 1U << (a->geom.chunk_shift + SECTOR_SHIFT);
 	blk_status_t st;
 	struct bio *bio;
 
@@ -148,8 +155,9 @@ static int stria_reshape_chunk_io(struct stria_array *a, u32 role, u64 sector,
 		return -EIO;
 	bio = stria_bio_alloc(m->dev.bdev, n, opf, GFP_NOIO);
 	bio->bi_iter.bi_sector = a->data_offset + sector;
-	for (i = 0; i < n; i++)
-		__bio_add_page(bio, a->reshape.pages[slot * n + i], PAGE_SIZE, 0);
+	for (i = 0; i < n; i++, left -= PAGE_SIZE)
+		__bio_add_page(bio, a->reshape.pages[slot * n + i],
+			       min_t(u32, left, PAGE_SIZE), 0);
 	submit_bio_wait(bio);
 	st = bio->bi_status;
 	bio_put(bio);

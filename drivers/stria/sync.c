@@ -111,10 +111,11 @@ static void stria_throttle_init(struct stria_array *a,
 }
 
 /*
- * After each stripe: roll the window once a second (the speed it shows is
- * sync_speed), then sleep as long as it takes to bring this window's rate
- * down to the target: sync_speed_max while the array is idle,
- * sync_speed_min while it has I/O (the lower of the two when min > max).
+ * After each stripe (or reshape window): sleep as long as it takes to bring
+ * this window's rate down to the target: sync_speed_max while the array is
+ * idle, sync_speed_min while it has I/O (the lower of the two when min >
+ * max); then, once the window is a second old, roll it (the speed it shows
+ * is sync_speed).
  */
 static void stria_sync_throttle(struct stria_array *a,
 				struct stria_throttle *t, u64 pos)
@@ -130,22 +131,28 @@ static void stria_sync_throttle(struct stria_array *a,
 		kib = (pos - t->mark_pos) >> 1;
 		if (io != t->mark_io)
 			t->busy = true;
-		if (elapsed >= HZ) {
-			WRITE_ONCE(s->speed, div64_u64(kib * HZ, elapsed));
-			t->mark = jiffies;
-			t->mark_pos = pos;
-			t->mark_io = io;
-			t->busy = false;
-			return;
-		}
 		target = READ_ONCE(s->speed_max);
 		if (t->busy)
 			target = min(target, READ_ONCE(s->speed_min));
 		target = max(target, 1U);
 		want_ms = div64_u64(kib * 1000, target);
 		have_ms = jiffies_to_msecs(elapsed);
-		if (want_ms <= have_ms || READ_ONCE(s->stop))
+		/*
+		 * The window rolls only once its work is paid for: a step
+		 * larger than a second's worth (a reshape's window) sleeps
+		 * its time too, instead of one step a second whatever the
+		 * target.
+		 */
+		if (want_ms <= have_ms || READ_ONCE(s->stop)) {
+			if (elapsed >= HZ) {
+				WRITE_ONCE(s->speed, div64_u64(kib * HZ, elapsed));
+				t->mark = jiffies;
+				t->mark_pos = pos;
+				t->mark_io = io;
+				t->busy = false;
+			}
 			return;
+		}
 		wait_event_timeout(s->wait, READ_ONCE(s->stop),
 				   msecs_to_jiffies(min_t(u64, want_ms - have_ms,
 							  STRIA_SYNC_MAX_SLEEP_MS)));

@@ -53,11 +53,6 @@ static u32 stria_reshape_pages_of(const struct stria_geom *g)
 	return DIV_ROUND_UP(1U << (g->chunk_shift + SECTOR_SHIFT), PAGE_SIZE);
 }
 
-static u32 stria_reshape_chunk_pages(const struct stria_array *a)
-{
-	return stria_reshape_pages_of(&a->geom);
-}
-
 /**
  * stria_reshape_setup() - prepare a restripe of @a from @from members
  * @a: the array
@@ -87,9 +82,10 @@ int stria_reshape_setup(struct stria_array *a, const struct stria_geom *g,
 				      g->member_sectors >> g->chunk_shift);
 	if (ret)
 		return ret;
-	if ((pos && (pos < rs->plan.critical || pos >= rs->plan.rows_new)) ||
-	    (backup && pos))
-		return -EINVAL;
+	/*
+	 * @pos and @backup need no check here: a grow passes 0 and false,
+	 * an assembly a record stria_sb_check() held to this same plan
+	 */
 	ret = stria_geom_setup(&rs->old, 0, 0, from, 1U << g->chunk_shift,
 			       g->member_sectors);
 	if (ret)
@@ -146,7 +142,7 @@ static int stria_reshape_chunk_io(struct stria_array *a, u32 role, u64 sector,
 				  u32 slot, stria_opf_t opf)
 {
 	struct stria_member *m = &a->members[role];
-	u32 n = stria_reshape_chunk_pages(a), i;
+	u32 n = stria_reshape_pages_of(&a->geom), i;
 	u32 left = 1U << (a->geom.chunk_shift + SECTOR_SHIFT);
 	blk_status_t st;
 	struct bio *bio;
@@ -173,7 +169,7 @@ static int stria_reshape_chunk_io(struct stria_array *a, u32 role, u64 sector,
 
 static void stria_reshape_zero_slot(struct stria_array *a, u32 slot)
 {
-	u32 n = stria_reshape_chunk_pages(a), i;
+	u32 n = stria_reshape_pages_of(&a->geom), i;
 
 	for (i = 0; i < n; i++)
 		clear_highpage(a->reshape.pages[slot * n + i]);

@@ -114,8 +114,11 @@ static void stria_throttle_init(struct stria_array *a,
  * After each stripe (or reshape window): sleep as long as it takes to bring
  * this window's rate down to the target: sync_speed_max while the array is
  * idle, sync_speed_min while it has I/O (the lower of the two when min >
- * max); then, once the window is a second old, roll it (the speed it shows
- * is sync_speed).
+ * max). Once the window is a second old it rolls (the speed it shows is
+ * sync_speed), as soon as its work is paid for at sync_speed_max: a step
+ * larger than a second's worth (a reshape's window) takes its time, and
+ * work done while the array was idle is never priced again at the lower
+ * busy target, so raising sync_speed_max takes effect at the next look.
  */
 static void stria_sync_throttle(struct stria_array *a,
 				struct stria_throttle *t, u64 pos)
@@ -132,17 +135,11 @@ static void stria_sync_throttle(struct stria_array *a,
 		if (io != t->mark_io)
 			t->busy = true;
 		target = READ_ONCE(s->speed_max);
-		if (t->busy)
+		if (t->busy && elapsed < HZ)
 			target = min(target, READ_ONCE(s->speed_min));
 		target = max(target, 1U);
 		want_ms = div64_u64(kib * 1000, target);
 		have_ms = jiffies_to_msecs(elapsed);
-		/*
-		 * The window rolls only once its work is paid for: a step
-		 * larger than a second's worth (a reshape's window) sleeps
-		 * its time too, instead of one step a second whatever the
-		 * target.
-		 */
 		if (want_ms <= have_ms || READ_ONCE(s->stop)) {
 			if (elapsed >= HZ) {
 				WRITE_ONCE(s->speed, div64_u64(kib * HZ, elapsed));

@@ -530,7 +530,10 @@ class TestRun:
         if self.aborted:
             return Result("fail", "interrupted", seconds)
         if self.timed_out:
-            return Result("fail", f"timed out after {self.spec.timeout} s", seconds)
+            # where it stopped, for whoever reads only the summary (CI)
+            done = [ln for ln in self.tap if ln.startswith(("ok", "not ok"))]
+            where = f"; last check: {done[-1][:100]}" if done else "; before its first check"
+            return Result("fail", f"timed out after {self.spec.timeout} s{where}", seconds)
         leaks = [] if self.spec.host else kmemleak.owned_leaks(self.workdir / "out")
         if leaks:
             leak, where = leaks[0]

@@ -91,6 +91,12 @@ reads_of() {
 	read -r r _ <"/sys/block/${1#/dev/}/stat" && echo "$r"
 }
 
+# writes_of DEV: write requests DEV completed (its stat's fifth field).
+writes_of() {
+	local f
+	read -r -a f <"/sys/block/${1#/dev/}/stat" && echo "${f[4]}"
+}
+
 # reset_under_polled_reads DRIVE CTRL [DESC CMD...]: polled reads by 4
 # tasks at once through the array over DRIVE and the other members,
 # DRIVE's controller CTRL reset in the middle (after CMD, checked as DESC,

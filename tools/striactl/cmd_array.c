@@ -558,12 +558,23 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	if (lvl)
 		print_bitmap(c, &req, bm_chunk);
 	if (max - min >= chunk) {
+		/* RAID1 and RAID10 hold each chunk once per copy (RAID10: n2) */
+		unsigned int copies = lvl == 1 ? (unsigned int)n :
+			lvl != 10 ? 1 : lay < 0 ? 2 :
+			(lay & STRIA_R10_NEAR_MASK) *
+			((lay >> STRIA_R10_FAR_SHIFT) & STRIA_R10_FAR_MASK);
+		int data = copies > 1 ? n : n - min_members + 2;
+		char per_copy[32] = "";
+
+		if (copies > 1)
+			snprintf(per_copy, sizeof(per_copy), " / %u copies",
+				 copies);
 		fmt_size(min, smin, sizeof(smin));
 		fmt_size(max, smax, sizeof(smax));
 		fmt_size(((min >> 9) - STRIA_SB_DATA_OFFSET) / (chunk >> 9) *
-			 chunk * (n - min_members + 2), stot, sizeof(stot));
-		printf("note: members differ in size (%s to %s); each contributes as much as the smallest, so the capacity is about %d x %s = %s\n",
-		       smin, smax, n - min_members + 2, smin, stot);
+			 chunk * data / copies, stot, sizeof(stot));
+		printf("note: members differ in size (%s to %s); each contributes as much as the smallest, so the capacity is about %d x %s%s = %s\n",
+		       smin, smax, data, smin, per_copy, stot);
 	}
 	return EXIT_OK;
 }
@@ -645,7 +656,7 @@ static int assemble_paths(struct ctx *c, const char *name, int n,
 			 strstr(req.msg, "unknown flags"))
 			fprintf(stderr, "note: the loaded stria module predates --readonly: load a newer one\n");
 		else if (err == ENODEV && !(flags & STRIA_ARRAY_F_RUN))
-			fprintf(stderr, "note: --run starts the array without its missing members, when its level tolerates that (RAID5: 1, RAID6: 2)\n");
+			fprintf(stderr, "note: --run starts the array without its missing members, when its level tolerates that (RAID5: 1, RAID6: 2; RAID1, RAID10: while each chunk keeps a copy)\n");
 		else if ((flags & STRIA_ARRAY_F_RUN) &&
 			 strstr(req.msg, "unknown flags"))
 			fprintf(stderr, "note: the loaded stria module predates --run: load a newer one\n");

@@ -680,7 +680,7 @@ static int detail_scan(struct ctx *c)
 		if (conf_array_line(line, sizeof(line), name, q.uuid, q.level,
 				    q.nr_members, q.nr_spares) < 0) {
 			escape_text(shown, sizeof(shown), name);
-			err_msg(c, "/dev/stria%u ('%s', raid%u, %u members, %u spares): stria.conf cannot describe it (a name of 1 to 31 of A-Z a-z 0-9 . _ -, level 0, 5 or 6, 2 to %d members, up to %d spares): no ARRAY line for it",
+			err_msg(c, "/dev/stria%u ('%s', raid%u, %u members, %u spares): stria.conf cannot describe it (a name of 1 to 31 of A-Z a-z 0-9 . _ -, level 0, 1, 5, 6 or 10, 2 to %d members, up to %d spares): no ARRAY line for it",
 				q.index, shown, q.level, q.nr_members,
 				q.nr_spares, STRIA_MAX_MEMBERS, STRIA_MAX_SPARES);
 			bad = 1;

@@ -98,7 +98,10 @@ def test_bash_striactl_commands_and_options(comp: Path) -> None:
     assert bash_complete(comp, "striactl", "striactl cr") == ["create"]
     assert "status" in bash_complete(comp, "striactl", "striactl ")
     assert bash_complete(comp, "striactl", "striactl create r --le") == ["--level"]
-    assert bash_complete(comp, "striactl", "striactl create r --level ") == ["0", "5", "6"]
+    assert bash_complete(comp, "striactl", "striactl create r --level ") == [
+        "0", "1", "10", "5", "6"]
+    assert bash_complete(comp, "striactl", "striactl create r --level 10 --layout f") == [
+        "f2", "f3", "f4"]
     assert bash_complete(comp, "striactl", "striactl create r -p ls --bitmap ") == [
         "internal", "none"]
     assert bash_complete(comp, "striactl", "striactl status -o ") == [
@@ -151,7 +154,7 @@ needs_zsh = pytest.mark.skipif(not shutil.which("zsh"), reason="zsh not installe
 def test_zsh_striactl(comp: Path) -> None:
     assert "create" in zsh_list(comp, "striactl cr")
     listed = zsh_list(comp, "striactl create r --level ").split()
-    assert {"0", "5", "6"} <= set(listed)
+    assert {"0", "1", "5", "6", "10"} <= set(listed)
     assert {"check", "repair", "stop"} <= set(zsh_list(comp, "striactl scrub r ").split())
     assert {"json", "normal", "prometheus"} <= set(zsh_list(comp, "striactl status -o ").split())
 

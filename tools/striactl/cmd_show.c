@@ -821,17 +821,27 @@ static void out_roles(struct out *o, const char *key, uint64_t failed)
 	out_str(o, key, fmt_roles(failed, buf));
 }
 
-/* The array's state as one superblock sees it (active/degraded/failed). */
+/*
+ * The array's state as one superblock sees it (active/degraded/failed):
+ * degraded while every chunk can still be read, as the module judges it
+ * (stria_geom_survives(): on RAID1/10 which members are out matters, not
+ * only how many). @sb passed stria_sb_check(), so its geometry sets up.
+ */
 static const char *sb_array_state(const struct stria_sb *sb)
 {
-	int nfail = __builtin_popcountll(stria_le64(sb->failed) |
-					 stria_le64(sb->rebuilding));
-	uint32_t level = stria_le32(sb->level);
-	int tol = level == 6 ? 2 : level == 5 ? 1 : 0;
+	uint64_t out = stria_le64(sb->failed) | stria_le64(sb->rebuilding);
+	struct stria_geom g;
 
-	return array_state_name(!nfail ? STRIA_STATE_ACTIVE :
-				nfail <= tol ? STRIA_STATE_DEGRADED :
-				STRIA_STATE_FAILED);
+	if (!out)
+		return array_state_name(STRIA_STATE_ACTIVE);
+	if (stria_geom_setup(&g, stria_le32(sb->level),
+			     stria_le32(sb->parity_layout),
+			     stria_le32(sb->nr_members),
+			     stria_le32(sb->chunk_sectors),
+			     stria_le64(sb->data_sectors)))
+		return "unknown";
+	return array_state_name(stria_geom_survives(&g, out) ?
+				STRIA_STATE_DEGRADED : STRIA_STATE_FAILED);
 }
 
 int cmd_examine(struct ctx *c, int argc, char **argv)

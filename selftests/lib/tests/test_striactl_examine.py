@@ -17,6 +17,7 @@ from striatest import superblock
 TOP = Path(__file__).resolve().parents[3]
 STRIACTL = TOP / "tools" / "striactl" / "striactl"
 CTIME, UTIME = 152, 160          # Documentation/stria/ondisk-format.rst
+LEVEL, NR_MEMBERS, FAILED, PARITY_LAYOUT = 96, 104, 168, 176
 
 
 def image(tmp_path: Path, seed: str, **fields: int) -> Path:
@@ -75,3 +76,32 @@ def test_json_is_utf8_whatever_the_path(tmp_path: Path, raw: bytes) -> None:
     except UnicodeDecodeError:
         assert "\ufffd" in got, got
         assert [c for c in got if c != "\ufffd"] == [chr(b) for b in raw if b < 0x80], got
+
+
+# level, members, layout word (ondisk-format.rst: md's RAID10 word, near
+# copies | far copies << 8), failed roles, the array state examine shows
+MIRROR_STATES = [
+    (10, 4, 0x102, {1}, "degraded"),        # n2: a copy of each chunk left
+    (10, 4, 0x102, {0, 2}, "degraded"),     # one member of each pair
+    (10, 4, 0x102, {0, 1}, "failed"),       # both copies of some chunks
+    (1, 3, 0x103, {0, 1}, "degraded"),      # RAID1 of 3: one copy is enough
+    (1, 3, 0x103, {0, 1, 2}, "failed"),
+    (5, 3, 2, {1}, "degraded"),
+    (5, 3, 2, {0, 1}, "failed"),
+]
+
+
+@pytest.mark.parametrize("level,nr,layout,failed,state", MIRROR_STATES)
+def test_array_state_by_which_members_failed(tmp_path: Path, level: int, nr: int,
+                                             layout: int, failed: set[int],
+                                             state: str) -> None:
+    """A mirror is degraded while every chunk keeps a copy, whatever the
+    number of failed members (examine said "failed" for any failed member
+    of a RAID1/10: it counted them against RAID5/6's parity)."""
+    sb = superblock.from_corpus("raid5-bitmap-spare-nvme0n1")
+    for off, size, value in ((LEVEL, 4, level), (NR_MEMBERS, 4, nr),
+                             (PARITY_LAYOUT, 4, layout),
+                             (FAILED, 8, sum(1 << r for r in failed))):
+        sb[off:off + size] = value.to_bytes(size, "little")
+    out = examine(superblock.write_member(tmp_path / "member.img", sb))
+    assert line(out, "array_state") == state, out

@@ -5,6 +5,7 @@ run exist, and the timers say what Documentation/stria/admin.rst says."""
 
 from __future__ import annotations
 
+import fnmatch
 import re
 import shutil
 import subprocess
@@ -88,6 +89,23 @@ def test_last_resort_waits_30_s_and_runs_the_scan() -> None:
     rules = (TOP / "udev" / "64-stria-assembly.rules").read_text()
     assert 'SYMLINK+="disk/by-id/stria-uuid-$attr{stria/uuid}"' in rules
     assert 'SYSTEMD_WANTS}+="stria-last-resort@$env{STRIA_UUID}.timer"' in rules
+
+
+def test_last_resort_for_every_level_that_runs_degraded() -> None:
+    """A member of a RAID1, 5, 6 or 10 array wants the timer (those levels
+    can start without a member); a RAID0 member does not. The level is
+    examine --export's STRIA_LEVEL, a number; udev's pattern is a list of
+    globs separated by '|'."""
+    rules = (TOP / "udev" / "64-stria-assembly.rules").read_text()
+    m = re.search(r'^ENV\{STRIA_LEVEL\}=="([^"]*)", \\\n\s*ENV\{SYSTEMD_WANTS\}\+='
+                  r'"stria-last-resort@', rules, re.M)
+    assert m, "no STRIA_LEVEL condition on the last-resort timer"
+
+    def wants(level: str) -> bool:
+        return any(fnmatch.fnmatchcase(level, g) for g in m.group(1).split("|"))
+
+    assert [lv for lv in ("0", "1", "5", "6", "10", "4", "11") if wants(lv)] == \
+        ["1", "5", "6", "10"]
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None,

@@ -6,7 +6,9 @@ and installing as a package with pip."""
 
 from __future__ import annotations
 
+import argparse
 import copy
+import importlib
 import json
 import os
 import pty
@@ -370,3 +372,17 @@ def test_built_outside_the_checkout_carries_the_version(tmp_path: Path) -> None:
     out = subprocess.run([PYTHON, str(src / "bin" / "stria-tune"), "--version"],
                          capture_output=True, text=True, cwd="/", check=False)
     assert out.stdout == f"stria-tune {want}\n", out.stderr
+
+
+@pytest.mark.parametrize("tool", ["bench", "tune"])
+def test_every_help_renders(tool: str) -> None:
+    """Every command's --help prints: argparse expands '%' in help texts,
+    so a bare one ("iops_slope:1%") made `stria-bench run --help` die
+    with a traceback instead of printing the help."""
+    mod = importlib.import_module(f"stria.{tool}.cli")
+    parser = mod.build_parser()
+    texts = [parser.format_help()]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            texts += [sub.format_help() for sub in action.choices.values()]
+    assert len(texts) > 1 and all(texts)

@@ -141,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="when a write run on real drives is steady: fio's METRIC:LIMIT "
                         "(iops, iops_slope, bw, bw_slope), then window=S, ramp=S and "
                         "max=S, the longest run (default "
-                        f"{jobs.SteadyState().describe()})")
+                        f"{jobs.SteadyState().describe()})".replace("%", "%%"))
     r.add_argument("--precondition-bw", type=megabytes_per_s, metavar="MBPS",
                    help="the drives' sequential write bandwidth (MB/s) to estimate "
                         "preconditioning from (default: measured, "

@@ -331,6 +331,36 @@ static void print_started(const struct stria_ioc_array *req, const char *verb,
 		       req->index, req->name, u);
 }
 
+/*
+ * Members of different sizes: each gives as much as the smallest (@min
+ * bytes, superblock area included), so say what the array holds, from the
+ * module's own geometry (RAID1 and RAID10: every chunk once per copy).
+ */
+static void print_mixed_sizes(int lvl, int lay, int n, uint64_t chunk,
+			      uint64_t min, uint64_t max)
+{
+	char smin[32], smax[32], stot[32], per_copy[32] = "";
+	struct stria_geom g;
+	uint32_t layout = lvl == 1 ? stria_r10_layout(n, 1, false) :
+			  lay >= 0 ? (uint32_t)lay :
+			  lvl == 10 ? stria_r10_layout(2, 1, false) : 0;
+	unsigned int copies = 1;
+
+	if (stria_geom_setup(&g, lvl, layout, n, chunk >> 9,
+			     (min >> 9) - STRIA_SB_DATA_OFFSET))
+		return;
+	if (stria_geom_mirror(&g)) {
+		copies = stria_r10_copies(&g.r10);
+		snprintf(per_copy, sizeof(per_copy), " / %u copies", copies);
+	}
+	fmt_size(min, smin, sizeof(smin));
+	fmt_size(max, smax, sizeof(smax));
+	fmt_size(stria_geom_array_sectors(&g) << 9, stot, sizeof(stot));
+	printf("note: members differ in size (%s to %s); each contributes as much as the smallest, so the capacity is about %u x %s%s = %s\n",
+	       smin, smax, copies > 1 ? (unsigned int)n : stria_geom_nr_data(&g),
+	       smin, per_copy, stot);
+}
+
 int cmd_create(struct ctx *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -356,7 +386,7 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	int opt, ret, force = 0, yes = 0, i, n, lvl, lay = -1, min_members;
 	int bm = -1;
 	uint64_t *ptrs;
-	char buf[200], smin[32], smax[32], stot[32];
+	char buf[200], smin[32];
 	long node = -1;
 	char *end;
 
@@ -557,25 +587,8 @@ int cmd_create(struct ctx *c, int argc, char **argv)
 	print_started(&req, "created", host);
 	if (lvl)
 		print_bitmap(c, &req, bm_chunk);
-	if (max - min >= chunk) {
-		/* RAID1 and RAID10 hold each chunk once per copy (RAID10: n2) */
-		unsigned int copies = lvl == 1 ? (unsigned int)n :
-			lvl != 10 ? 1 : lay < 0 ? 2 :
-			(lay & STRIA_R10_NEAR_MASK) *
-			((lay >> STRIA_R10_FAR_SHIFT) & STRIA_R10_FAR_MASK);
-		int data = copies > 1 ? n : n - min_members + 2;
-		char per_copy[32] = "";
-
-		if (copies > 1)
-			snprintf(per_copy, sizeof(per_copy), " / %u copies",
-				 copies);
-		fmt_size(min, smin, sizeof(smin));
-		fmt_size(max, smax, sizeof(smax));
-		fmt_size(((min >> 9) - STRIA_SB_DATA_OFFSET) / (chunk >> 9) *
-			 chunk * data / copies, stot, sizeof(stot));
-		printf("note: members differ in size (%s to %s); each contributes as much as the smallest, so the capacity is about %d x %s%s = %s\n",
-		       smin, smax, data, smin, per_copy, stot);
-	}
+	if (max - min >= chunk)
+		print_mixed_sizes(lvl, lay, n, chunk, min, max);
 	return EXIT_OK;
 }
 

@@ -368,6 +368,73 @@ static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
 }
 
 /*
+ * Did member @i fail while the array ran on without it? Its own superblock,
+ * which stopped getting updates when it failed, names the roles failed
+ * before it: if the array survived those and @i's role too, it went on
+ * writing without the member, which then missed writes.
+ */
+static bool stria_failed_early(const struct stria_opened *o,
+			       const struct stria_geom *g, const u32 *roles,
+			       u32 i)
+{
+	const struct stria_sb *sb = &o->sb[i];
+
+	return stria_geom_survives(g, le64_to_cpu(sb->failed) |
+				   le64_to_cpu(sb->rebuilding) |
+				   BIT_ULL(roles[i]));
+}
+
+/*
+ * Forced, an array that could not start otherwise takes back members the
+ * superblocks mark failed whose devices are given, until its level
+ * tolerates what is left, as mdadm's --assemble --force does; but only
+ * members whose failure the array did not survive (stria_failed_early()):
+ * every write after it failed, so such a member missed no write that was
+ * acknowledged. Writes it cut short may be torn on the others, so a level
+ * with copies or parity then starts dirty (its resync); RAID0 has nothing
+ * to resync. Members that failed while the array ran on stay failed (a
+ * rebuild brings them back). Return: the roles given that failed early.
+ */
+static u64 stria_force_failed(struct stria_spec *spec, struct stria_opened *o,
+			      const struct stria_geom *g, const u32 *roles,
+			      u64 maxev)
+{
+	u64 early = 0;
+	u32 i, best;
+
+	if (!spec->force)
+		return 0;
+	while (!stria_geom_survives(g, o->failed | o->rebuilding)) {
+		best = spec->nr_members;
+		for (i = 0; i < spec->nr_members; i++) {
+			if (roles[i] >= STRIA_GEOM_MAX_MEMBERS ||
+			    !(o->failed & ~o->missing & BIT_ULL(roles[i])))
+				continue;
+			if (stria_failed_early(o, g, roles, i)) {
+				if (!(early & BIT_ULL(roles[i])))
+					pr_info("array '%s': member %u (%s), marked failed, is not taken back by force: the array ran on without it, and it missed writes (add it as a spare to rebuild it)\n",
+						spec->name, roles[i],
+						spec->paths[i]);
+				early |= BIT_ULL(roles[i]);
+				continue;
+			}
+			if (best == spec->nr_members ||
+			    le64_to_cpu(o->sb[i].events) >
+			    le64_to_cpu(o->sb[best].events))
+				best = i;
+		}
+		if (best == spec->nr_members)
+			return early;
+		o->failed &= ~BIT_ULL(roles[best]);
+		o->dirty |= stria_geom_redundant(g);
+		pr_warn("array '%s': member %u (%s), marked failed, taken back by force: the array failed with it (its superblock's events %llu, the array's %llu)\n",
+			spec->name, roles[best], spec->paths[best],
+			le64_to_cpu(o->sb[best].events), maxev);
+	}
+	return early;
+}
+
+/*
  * Assemble, once the freshest superblock is known: which device holds
  * which role. Current superblocks hold their roles (or are spares); an
  * older one is a failed member the freshest superblock records, or was
@@ -507,7 +574,7 @@ int stria_check_assemble(struct stria_spec *spec, struct stria_opened *o,
 {
 	struct stria_sb *s0 = &o->sb[0], *f;
 	char why[96];
-	u64 maxev = 0;
+	u64 maxev = 0, early;
 	u32 i;
 	int ret;
 
@@ -613,7 +680,15 @@ int stria_check_assemble(struct stria_spec *spec, struct stria_opened *o,
 	 */
 	strscpy(spec->name, s0->name, sizeof(spec->name));
 	memcpy(spec->homehost, s0->homehost, sizeof(spec->homehost));
+	early = stria_force_failed(spec, o, g, roles, maxev);
 	ret = stria_check_failed(spec, o, g, roles);
+	if (ret && early) {
+		DECLARE_BITMAP(eb, STRIA_GEOM_MAX_MEMBERS);
+
+		bitmap_from_u64(eb, early);
+		stria_fail(spec, STRIA_NO_MEMBER, "'%s' cannot start, even by force: roles %*pbl missed writes (failed while it ran on); the members that failed last are needed",
+			   spec->name, (int)STRIA_GEOM_MAX_MEMBERS, eb);
+	}
 	if (ret)
 		return ret;
 	return stria_check_dirty(spec, o, g);

@@ -70,6 +70,8 @@ struct mon_event {
 	int readonly;			/* the array is read-only */
 	char sync_action[16];
 	char sync_result[24];
+	int sync_percent;		/* -1: none (SyncProgress: passed) */
+	uint64_t sync_done, sync_total;	/* SyncProgress: sectors per member */
 	int64_t mismatch_cnt;		/* -1: none */
 	int64_t stripe;			/* -1: none (MismatchLocated, ...) */
 	int64_t sector;			/* -1: none; its array sector */
@@ -103,6 +105,7 @@ struct mon {
 	int mail_state;			/* sendmail: 0 not tried, 1 runs, -1 not */
 	char mail_where[384];		/* "FILE:LINE: MAILADDR: " or "" */
 	unsigned int delay;
+	unsigned int increment;		/* SyncProgress every this many percent */
 	int syslog;
 	int ctl;			/* the control device, or -1 */
 	struct out out;
@@ -196,6 +199,7 @@ static void event_reset(struct mon_event *e, const char *name,
 	e->name = name;
 	e->source = source;
 	e->role = NO_ROLE;
+	e->sync_percent = -1;
 	e->mismatch_cnt = -1;
 	e->stripe = -1;
 	e->sector = -1;
@@ -283,13 +287,16 @@ static int event_prio(const struct mon_event *e)
 	if (!strcmp(e->name, "SyncInterrupted") &&
 	    strcmp(e->sync_result, "stopped"))
 		return LOG_WARNING;
+	if (!strcmp(e->name, "SyncProgress"))
+		return LOG_INFO;
 	return LOG_NOTICE;
 }
 
 static const char *prio_name(int prio)
 {
 	return prio == LOG_CRIT ? "critical" :
-	       prio == LOG_WARNING ? "warning" : "notice";
+	       prio == LOG_WARNING ? "warning" :
+	       prio == LOG_INFO ? "info" : "notice";
 }
 
 /* "member 2 (/dev/nvme2n1)", "spare /dev/nvme4n1" */
@@ -355,6 +362,11 @@ static void event_text(struct mon_event *e)
 		snprintf(t, n, "the resync is done: the parity matches the data again");
 	else if (!strcmp(name, "SyncStarted"))
 		snprintf(t, n, "a %s started", e->sync_action);
+	else if (!strcmp(name, "SyncProgress"))
+		snprintf(t, n, "the %s has passed %d%% (%llu of %llu sectors per member)",
+			 e->sync_action, e->sync_percent,
+			 (unsigned long long)e->sync_done,
+			 (unsigned long long)e->sync_total);
 	else if (!strcmp(name, "SyncFinished"))
 		snprintf(t, n, "the %s finished%s", e->sync_action,
 			 e->sync_result[0] && strcmp(e->sync_result, "ok") ?
@@ -433,6 +445,11 @@ static void event_json(struct mon *m, const struct mon_event *e,
 		out_str(o, "sync_action", e->sync_action);
 	if (e->sync_result[0])
 		out_str(o, "sync_result", e->sync_result);
+	if (e->sync_percent >= 0) {
+		out_u64(o, "sync_percent", (uint64_t)e->sync_percent);
+		out_u64(o, "sync_done", e->sync_done);
+		out_u64(o, "sync_total", e->sync_total);
+	}
 	if (e->mismatch_cnt >= 0)
 		out_u64(o, "mismatch_cnt", (uint64_t)e->mismatch_cnt);
 	if (e->stripe >= 0)
@@ -950,6 +967,40 @@ static void diff_members(struct mon *m, const struct array_snap *old,
 	}
 }
 
+/* How many increments of its whole a sync has done (0 without one). */
+static uint64_t sync_steps(const struct mon *m, const struct array_snap *s)
+{
+	if (!strcmp(s->sync_action, "idle") || !s->sync_total ||
+	    s->sync_done > s->sync_total)
+		return 0;
+	/* done * 100 / total, without overflowing */
+	if (s->sync_done > UINT64_MAX / 100)
+		return s->sync_done / (s->sync_total / 100) / m->increment;
+	return s->sync_done * 100 / s->sync_total / m->increment;
+}
+
+/*
+ * SyncProgress (mdadm's RebuildNN): the running sync of @cur has passed
+ * another --increment percent since @old, the last look at the same sync
+ * (NULL: it has just started).
+ */
+static void sync_progress(struct mon *m, const struct array_snap *old,
+			  const struct array_snap *cur)
+{
+	uint64_t step = sync_steps(m, cur);
+	struct mon_event e;
+
+	if (!step || (old && step <= sync_steps(m, old)) ||
+	    step * m->increment >= 100)
+		return;
+	event_init(&e, "SyncProgress", "scan", cur);
+	snprintf(e.sync_action, sizeof(e.sync_action), "%s", cur->sync_action);
+	e.sync_percent = (int)(step * m->increment);
+	e.sync_done = cur->sync_done;
+	e.sync_total = cur->sync_total;
+	report(m, &e);
+}
+
 /* Report the sync's changes from @old to @cur. */
 static void diff_sync(struct mon *m, struct mon_array *a,
 		      const struct array_snap *old,
@@ -960,6 +1011,7 @@ static void diff_sync(struct mon *m, struct mon_array *a,
 	char result[24];
 
 	if (!strcmp(old->sync_action, cur->sync_action)) {
+		sync_progress(m, old, cur);
 		if (!strcmp(cur->sync_action, "idle") && cur->mismatch_cnt &&
 		    cur->mismatch_cnt != old->mismatch_cnt) {
 			/* a whole scrub ran between two looks */
@@ -1004,6 +1056,7 @@ static void diff_sync(struct mon *m, struct mon_array *a,
 		snprintf(e.sync_action, sizeof(e.sync_action), "%s",
 			 cur->sync_action);
 		report(m, &e);
+		sync_progress(m, NULL, cur);
 	}
 }
 
@@ -1288,12 +1341,15 @@ static int apply_event(struct mon_array *a, const struct mon_event *e)
 		if (!strcmp(s->sync_action, e->sync_action))
 			return 0;
 		set_str(s->sync_action, sizeof(s->sync_action), e->sync_action);
+		/* its progress is reported from 0 */
+		s->sync_done = 0;
 		if (is_scrub(e->sync_action))
 			s->mismatch_cnt = 0;
 	} else if (!strcmp(n, "SyncFinished") || !strcmp(n, "SyncInterrupted")) {
 		if (!strcmp(s->sync_action, "idle"))
 			return 0;
 		set_str(s->sync_action, sizeof(s->sync_action), "idle");
+		s->sync_done = 0;
 	} else if (!strcmp(n, "MismatchesFound")) {
 		if (s->mismatch_cnt == (uint64_t)e->mismatch_cnt)
 			return 0;
@@ -1599,6 +1655,7 @@ int cmd_monitor(struct ctx *c, int argc, char **argv)
 		{ "mail", required_argument, NULL, 'm' },
 		{ "program", required_argument, NULL, 'p' },
 		{ "delay", required_argument, NULL, 'd' },
+		{ "increment", required_argument, NULL, 'r' },
 		{ "oneshot", no_argument, NULL, '1' },
 		{ "test", no_argument, NULL, 't' },
 		{ "no-syslog", no_argument, NULL, 'S' },
@@ -1606,7 +1663,8 @@ int cmd_monitor(struct ctx *c, int argc, char **argv)
 		COMMON_LONGOPTS, { 0 }
 	};
 	const char *config = NULL, *program = NULL;
-	struct mon m = { .c = c, .delay = 60, .syslog = 1, .ctl = -1,
+	struct mon m = { .c = c, .delay = 60, .increment = 20, .syslog = 1,
+			 .ctl = -1,
 			 .sendmail = "/usr/sbin/sendmail" };
 	struct stria_conf conf;
 	char **mail = NULL, err[512];
@@ -1615,7 +1673,7 @@ int cmd_monitor(struct ctx *c, int argc, char **argv)
 	char *end;
 	long v;
 
-	while ((opt = getopt_long(argc, argv, "c:m:p:d:1t" COMMON_SHORTOPTS,
+	while ((opt = getopt_long(argc, argv, "c:m:p:d:r:1t" COMMON_SHORTOPTS,
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
@@ -1643,6 +1701,15 @@ int cmd_monitor(struct ctx *c, int argc, char **argv)
 				return usage_error(c, "--delay takes 1 to 86400 seconds");
 			}
 			m.delay = (unsigned int)v;
+			break;
+		case 'r':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || v < 1 || v > 99) {
+				free(mail);
+				return usage_error(c, "--increment takes 1 to 99 percent");
+			}
+			m.increment = (unsigned int)v;
 			break;
 		case '1':
 			once = 1;

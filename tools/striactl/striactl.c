@@ -593,7 +593,7 @@ static const struct command commands[] = {
 	  "                       node_exporter's textfile collector (read from\n"
 	  "                       sysfs: no root needed)", 1 },
 	{ "monitor", cmd_monitor,
-	  "[-o FORMAT] [--mail ADDR]... [--program PATH] [--delay SECONDS] [--oneshot] [--test] [--config FILE] [--no-syslog] [--sendmail PATH]",
+	  "[-o FORMAT] [--mail ADDR]... [--program PATH] [--delay SECONDS] [--increment N] [--oneshot] [--test] [--config FILE] [--no-syslog] [--sendmail PATH]",
 	  "Follow every array and report each event (a member failed, removed or\n"
 	  "added, a spare rebuilt, the array degraded, failed or back to active, a\n"
 	  "sync started or ended, mismatches found, an unclean shutdown): a line\n"
@@ -604,6 +604,9 @@ static const struct command commands[] = {
 	  "  -m, --mail ADDR      mail alerts to ADDR (again for more addresses)\n"
 	  "  -p, --program PATH   run PATH for every event\n"
 	  "  -d, --delay SECONDS  read every array again this often (default 60)\n"
+	  "  -r, --increment N    report a rebuild, scrub, resync or reshape each\n"
+	  "                       time it passes another N percent (SyncProgress,\n"
+	  "                       as mdadm's RebuildNN; 1 to 99, default 20)\n"
 	  "  -1, --oneshot        report what is wrong now and exit: 1 when\n"
 	  "                       anything is (degraded, failed members, mismatches,\n"
 	  "                       a resync owed, a read-only array, an ARRAY of the\n"

@@ -354,8 +354,9 @@ int stria_reshape_step(struct stria_array *a, u64 *pos)
 	 */
 	WRITE_ONCE(rs->broken, true);
 	wake_up_all(&rs->wait);
-	pr_warn("stria%d: the restripe of '%s' stopped; the superblocks record it up to row %llu of %llu, where an assembly goes on: once the array is stopped, 'striactl assemble --force' takes back a failed member that still holds its data (after a pulled cable or a controller reset)\n",
-		a->index, a->name, rs->sb_pos, rs->plan.rows_new);
+	if (atomic_read(&a->nr_failed))
+		pr_warn("stria%d: the restripe of '%s' stopped; the superblocks record it up to row %llu of %llu, where an assembly goes on: once the array is stopped, 'striactl assemble --force' takes back a failed member that still holds its data (after a pulled cable or a controller reset)\n",
+			a->index, a->name, rs->sb_pos, rs->plan.rows_new);
 	return ret;
 }
 

@@ -368,32 +368,60 @@ static int stria_check_failed(struct stria_spec *spec, struct stria_opened *o,
 }
 
 /*
- * Did member @i fail while the array ran on without it? Its own superblock,
- * which stopped getting updates when it failed, names the roles failed
- * before it: if the array survived those and @i's role too, it went on
- * writing without the member, which then missed writes.
+ * Nothing to force when the array starts as it is; a mirror is never
+ * forced (stria_force_failed()), which the log says.
  */
-static bool stria_failed_early(const struct stria_opened *o,
-			       const struct stria_geom *g, const u32 *roles,
-			       u32 i)
+static bool stria_survives_or_mirror(const struct stria_spec *spec,
+				     const struct stria_opened *o,
+				     const struct stria_geom *g)
 {
-	const struct stria_sb *sb = &o->sb[i];
-
-	return stria_geom_survives(g, le64_to_cpu(sb->failed) |
-				   le64_to_cpu(sb->rebuilding) |
-				   BIT_ULL(roles[i]));
+	if (stria_geom_survives(g, o->failed | o->rebuilding))
+		return true;
+	if (!stria_geom_mirror(g))
+		return false;
+	pr_info("array '%s': raid%u members marked failed are not taken back by force: the copies left took writes after they failed\n",
+		spec->name, g->level);
+	return true;
 }
 
 /*
- * Forced, an array that could not start otherwise takes back members the
- * superblocks mark failed whose devices are given, until its level
- * tolerates what is left, as mdadm's --assemble --force does; but only
- * members whose failure the array did not survive (stria_failed_early()):
- * every write after it failed, so such a member missed no write that was
- * acknowledged. Writes it cut short may be torn on the others, so a level
- * with copies or parity then starts dirty (its resync); RAID0 has nothing
- * to resync. Members that failed while the array ran on stay failed (a
- * rebuild brings them back). Return: the roles given that failed early.
+ * Did member @i fail while the array ran on without it? Its own superblock
+ * stopped getting updates when it failed: the roles it records as failed
+ * failed before it, and a failed member given with the same events failed
+ * at the same update. If the array survives those and @i's role, it went
+ * on writing without the member, which then missed writes. A role being
+ * rebuilt counts as working here: it takes writes.
+ */
+static bool stria_failed_early(const struct stria_spec *spec,
+			       const struct stria_opened *o,
+			       const struct stria_geom *g, const u32 *roles,
+			       u32 i)
+{
+	u64 ev = le64_to_cpu(o->sb[i].events);
+	u64 gone = le64_to_cpu(o->sb[i].failed) | BIT_ULL(roles[i]);
+	u32 k;
+
+	for (k = 0; k < spec->nr_members; k++)
+		if (roles[k] < STRIA_GEOM_MAX_MEMBERS &&
+		    (o->failed & BIT_ULL(roles[k])) &&
+		    le64_to_cpu(o->sb[k].events) == ev)
+			gone |= BIT_ULL(roles[k]);
+	return stria_geom_survives(g, gone);
+}
+
+/*
+ * Forced, a RAID0, 5 or 6 array that could not start otherwise takes back
+ * members the superblocks mark failed whose devices are given, until its
+ * level tolerates what is left, as mdadm's --assemble --force does; but
+ * only members whose failure the array did not survive
+ * (stria_failed_early()): once more members had failed than it tolerates,
+ * every write to a stripe failed, so such a member missed no write that
+ * was acknowledged. Writes it cut short may be torn on the others, so
+ * RAID5/6 then start dirty (a resync once every member is in sync). Members
+ * that failed while the array ran on stay failed (a rebuild brings them
+ * back). A mirror is not forced: it writes each chunk to whatever copies
+ * of it are left, after the array has failed too. Return: the roles given
+ * that failed early.
  */
 static u64 stria_force_failed(struct stria_spec *spec, struct stria_opened *o,
 			      const struct stria_geom *g, const u32 *roles,
@@ -402,7 +430,7 @@ static u64 stria_force_failed(struct stria_spec *spec, struct stria_opened *o,
 	u64 early = 0;
 	u32 i, best;
 
-	if (!spec->force)
+	if (!spec->force || stria_survives_or_mirror(spec, o, g))
 		return 0;
 	while (!stria_geom_survives(g, o->failed | o->rebuilding)) {
 		best = spec->nr_members;
@@ -410,7 +438,7 @@ static u64 stria_force_failed(struct stria_spec *spec, struct stria_opened *o,
 			if (roles[i] >= STRIA_GEOM_MAX_MEMBERS ||
 			    !(o->failed & ~o->missing & BIT_ULL(roles[i])))
 				continue;
-			if (stria_failed_early(o, g, roles, i)) {
+			if (stria_failed_early(spec, o, g, roles, i)) {
 				if (!(early & BIT_ULL(roles[i])))
 					pr_info("array '%s': member %u (%s), marked failed, is not taken back by force: the array ran on without it, and it missed writes (add it as a spare to rebuild it)\n",
 						spec->name, roles[i],
@@ -686,7 +714,7 @@ int stria_check_assemble(struct stria_spec *spec, struct stria_opened *o,
 		DECLARE_BITMAP(eb, STRIA_GEOM_MAX_MEMBERS);
 
 		bitmap_from_u64(eb, early);
-		stria_fail(spec, STRIA_NO_MEMBER, "'%s' cannot start, even by force: roles %*pbl missed writes (failed while it ran on); the members that failed last are needed",
+		stria_fail(spec, STRIA_NO_MEMBER, "'%s' cannot start, even by force: roles %*pbl missed writes (it ran on without them)",
 			   spec->name, (int)STRIA_GEOM_MAX_MEMBERS, eb);
 	}
 	if (ret)

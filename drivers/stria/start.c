@@ -387,8 +387,8 @@ static bool stria_survives_or_mirror(const struct stria_spec *spec,
 /*
  * Did member @i fail while the array ran on without it? Its own superblock
  * stopped getting updates when it failed: the roles it records as failed
- * failed before it, and a failed member given with the same events failed
- * at the same update. If the array survives those and @i's role, it went
+ * had failed before it, and a failed member given with the same events
+ * failed at the same update. If the array survives those and @i's role, it went
  * on writing without the member, which then missed writes. A role being
  * rebuilt counts as working here: it takes writes.
  */

@@ -1648,6 +1648,20 @@ static int executable(struct ctx *c, const char *where, const char *what,
 	return 1;
 }
 
+/* @arg as a whole number from 1 to @max, in @out: 0, or -1 when it is not. */
+static int in_range(const char *arg, long max, unsigned int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1 || v > max)
+		return -1;
+	*out = (unsigned int)v;
+	return 0;
+}
+
 int cmd_monitor(struct ctx *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -1670,8 +1684,6 @@ int cmd_monitor(struct ctx *c, int argc, char **argv)
 	char **mail = NULL, err[512];
 	size_t nr_mail = 0;
 	int opt, ret, once = 0, test = 0;
-	char *end;
-	long v;
 
 	while ((opt = getopt_long(argc, argv, "c:m:p:d:r:1t" COMMON_SHORTOPTS,
 				  longopts, NULL)) != -1) {
@@ -1694,22 +1706,16 @@ int cmd_monitor(struct ctx *c, int argc, char **argv)
 			program = optarg;
 			break;
 		case 'd':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || v < 1 || v > 86400) {
+			if (in_range(optarg, 86400, &m.delay)) {
 				free(mail);
 				return usage_error(c, "--delay takes 1 to 86400 seconds");
 			}
-			m.delay = (unsigned int)v;
 			break;
 		case 'r':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || v < 1 || v > 99) {
+			if (in_range(optarg, 99, &m.increment)) {
 				free(mail);
 				return usage_error(c, "--increment takes 1 to 99 percent");
 			}
-			m.increment = (unsigned int)v;
 			break;
 		case '1':
 			once = 1;

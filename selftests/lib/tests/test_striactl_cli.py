@@ -118,6 +118,10 @@ def test_monitor_missing_config_given_is_an_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args,message", [
     (["--delay", "0"], "--delay takes 1 to 86400 seconds"),
+    (["--delay", ""], "--delay takes 1 to 86400 seconds"),
+    (["--increment", "0"], "--increment takes 1 to 99 percent"),
+    (["--increment", "100"], "--increment takes 1 to 99 percent"),
+    (["-r", "20x"], "--increment takes 1 to 99 percent"),
     (["--mail", "-oQ/tmp"], "is not a mail address"),
     (["--export"], "this command has no --export"),
     (["-o", "prometheus"], "-o prometheus is for status only"),

@@ -415,9 +415,9 @@ static bool stria_failed_early(const struct stria_spec *spec,
  * level tolerates what is left, as mdadm's --assemble --force does; but
  * only members whose failure the array did not survive
  * (stria_failed_early()): once more members had failed than it tolerates,
- * every write to a stripe failed, so such a member missed no write that
- * was acknowledged. Writes it cut short may be torn on the others, so
- * RAID5/6 then start dirty (a resync once every member is in sync). Members
+ * every write that needed such a member failed: it missed none that was
+ * acknowledged. Writes cut short may be torn on the others, so RAID5/6
+ * start dirty (resynced when whole; still degraded: the write hole). Members
  * that failed while the array ran on stay failed (a rebuild brings them
  * back). A mirror is not forced: it writes each chunk to whatever copies
  * of it are left, after the array has failed too. Return: the roles given
